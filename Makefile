@@ -1,0 +1,43 @@
+# Everything a user or CI runs. `make test` is what .ci/run calls.
+GO        ?= go
+NPM_DIR   := .tools/npm
+NPM_BIN   := $(NPM_DIR)/node_modules/.bin
+SPECTRAL  := @stoplight/spectral-cli@6.16.3
+REDOCLY   := @redocly/cli@2.77.0
+
+.PHONY: all build test run lint vet fmt bench clean
+
+all: build
+
+build:
+	$(GO) build -o bin/ ./cmd/...
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+run:
+	$(GO) run ./cmd/petstore serve --seed testdata/pets.json
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+# Spectral (spectral:oas) and Redocly (recommended), warnings included. Needs npm; make test does not.
+$(NPM_BIN)/spectral $(NPM_BIN)/redocly:
+	mkdir -p $(NPM_DIR)
+	cd $(NPM_DIR) && ([ -f package.json ] || npm init -y >/dev/null)
+	cd $(NPM_DIR) && npm install --no-audit --no-fund $(SPECTRAL) $(REDOCLY)
+
+lint: $(NPM_BIN)/spectral $(NPM_BIN)/redocly
+	$(NPM_BIN)/spectral lint --fail-severity=hint spec/openapi.yaml
+	@# Redocly exits 0 on warnings; we want none, so its summary must be the clean one.
+	$(NPM_BIN)/redocly lint spec/openapi.yaml 2>&1 | tee out-redocly.log | grep -q 'Your API description is valid' && ! grep -qE '[0-9]+ warnings?\b' out-redocly.log; rc=$$?; cat out-redocly.log | grep -v '║\|╔\|╚'; rm -f out-redocly.log; exit $$rc
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin out
