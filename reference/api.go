@@ -1,0 +1,220 @@
+package reference
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/gorilla/handlers"
+)
+
+// api serves the operations of the spec. It does by hand what openapi3filter.Validator's
+// middleware does, for three reasons: the route found once also selects the handler (by
+// operationId), every failure goes through writeError, and a replaced response does not
+// carry the headers the handler had set.
+type api struct {
+	router   routers.Router
+	ops      map[string]http.Handler // by operationId, each behind panic recovery
+	methods  []string                // every method the spec uses, for Allow
+	opts     *openapi3filter.Options
+	ew       *errorWriter
+	log      *log.Logger
+	keys     *keySet
+	validate bool
+	lenient  bool
+	maxBody  int64
+}
+
+func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, keys *keySet,
+	ew *errorWriter, logger *log.Logger, cfg Config) (*api, error) {
+	// The spec's servers are absolute URLs on other hosts; route on the base path alone.
+	rdoc := *doc
+	rdoc.Servers = openapi3.Servers{{URL: base + "/"}}
+	router, err := gorillamux.NewRouter(&rdoc)
+	if err != nil {
+		return nil, fmt.Errorf("reference: router: %w", err)
+	}
+	a := &api{
+		router:   router,
+		ops:      map[string]http.Handler{},
+		ew:       ew,
+		log:      logger,
+		keys:     keys,
+		validate: !cfg.NoValidation,
+		lenient:  cfg.Lenient,
+		maxBody:  cfg.MaxBodyBytes,
+		opts: &openapi3filter.Options{
+			AuthenticationFunc:    keys.authenticate,
+			IncludeResponseStatus: true,
+			// The handlers read the default limit from the spec themselves; letting the
+			// validator rewrite the query (and re-encode bodies) would be wasted work.
+			SkipSettingDefaults: true,
+		},
+	}
+	// The default message appends the whole schema and value; one line is enough for a client.
+	a.opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
+		if ptr := err.JSONPointer(); len(ptr) > 0 {
+			return fmt.Sprintf("at %q: %s", "/"+strings.Join(ptr, "/"), err.Reason)
+		}
+		return err.Reason
+	})
+	recovery := handlers.RecoveryHandler(handlers.RecoveryLogger(logger), handlers.PrintRecoveryStack(true))
+	for id, h := range handlersByID {
+		a.ops[id] = recovery(h)
+	}
+	for _, path := range doc.Paths.InMatchingOrder() {
+		for m := range doc.Paths.Value(path).Operations() {
+			if !slices.Contains(a.methods, m) {
+				a.methods = append(a.methods, m)
+			}
+		}
+	}
+	slices.Sort(a.methods)
+	return a, nil
+}
+
+// errPanicked replaces the bare 500 that gorilla's recovery handler writes after a panic.
+var errPanicked = newError(http.StatusInternalServerError, CodeInternal, "internal server error (the handler panicked; see the server log)")
+
+func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	route, params, err := a.router.FindRoute(r)
+	if err != nil {
+		if errors.Is(err, routers.ErrMethodNotAllowed) {
+			err = &methodNotAllowed{allow: a.allowed(r)}
+		}
+		a.ew.writeError(w, r, err)
+		return
+	}
+	h := a.ops[route.Operation.OperationID]
+	if r.ContentLength > a.maxBody {
+		a.ew.writeError(w, r, &http.MaxBytesError{Limit: a.maxBody})
+		return
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = http.MaxBytesReader(w, r.Body, a.maxBody)
+	}
+	for k, v := range params {
+		r.SetPathValue(k, v)
+	}
+	var in *openapi3filter.RequestValidationInput
+	if a.validate {
+		in = &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			a.ew.writeError(w, r, err)
+			return
+		}
+	} else if secured(route) && !a.keys.check(r) {
+		a.ew.writeError(w, r, errUnauthorized)
+		return
+	}
+
+	rec := getRecorder()
+	defer putRecorder(rec)
+	h.ServeHTTP(rec, r)
+	if rec.status == http.StatusInternalServerError && rec.body.Len() == 0 {
+		rec.reset()
+		a.ew.writeError(rec, r, errPanicked)
+	}
+	if a.validate && !rec.outsideSpec {
+		err := openapi3filter.ValidateResponse(r.Context(), &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: in,
+			Status:                 rec.status,
+			Header:                 rec.header,
+			Body:                   io.NopCloser(bytes.NewReader(rec.body.Bytes())),
+			Options:                a.opts,
+		})
+		if err != nil {
+			a.log.Printf("response violates the spec: %s %s -> %d: %v", r.Method, r.URL.Path, rec.status, err)
+			if !a.lenient {
+				a.ew.writeError(w, r, newError(http.StatusInternalServerError, CodeInternal,
+					"the server's response violated the spec (%v)", err))
+				return
+			}
+		}
+	}
+	rec.flush(w)
+}
+
+func secured(route *routers.Route) bool {
+	security := route.Spec.Security
+	if route.Operation.Security != nil {
+		security = *route.Operation.Security
+	}
+	for _, req := range security {
+		if len(req) == 0 {
+			return false // an empty requirement means anonymous access is allowed
+		}
+	}
+	return len(security) > 0
+}
+
+// allowed lists the methods the spec declares for the request's path, for the Allow header.
+func (a *api) allowed(r *http.Request) string {
+	var allow []string
+	probe := new(http.Request)
+	for _, m := range a.methods {
+		*probe = *r
+		probe.Method = m
+		if _, _, err := a.router.FindRoute(probe); err == nil {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
+}
+
+// recorder holds a handler's response until it has been validated.
+type recorder struct {
+	header      http.Header
+	status      int
+	body        bytes.Buffer
+	outsideSpec bool // an Error for a limit the spec cannot document (see writeError)
+}
+
+var recorders = sync.Pool{New: func() any { return &recorder{header: http.Header{}} }}
+
+func getRecorder() *recorder { return recorders.Get().(*recorder) }
+
+func putRecorder(rec *recorder) {
+	rec.reset()
+	recorders.Put(rec)
+}
+
+func (rec *recorder) reset() {
+	clear(rec.header)
+	rec.status = 0
+	rec.body.Reset()
+	rec.outsideSpec = false
+}
+
+func (rec *recorder) Header() http.Header { return rec.header }
+
+func (rec *recorder) WriteHeader(status int) {
+	if rec.status == 0 {
+		rec.status = status
+	}
+}
+
+func (rec *recorder) Write(b []byte) (int, error) {
+	rec.WriteHeader(http.StatusOK)
+	return rec.body.Write(b)
+}
+
+func (rec *recorder) flush(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range rec.header {
+		h[k] = v
+	}
+	rec.WriteHeader(http.StatusOK)
+	w.WriteHeader(rec.status)
+	_, _ = w.Write(rec.body.Bytes())
+}

@@ -1,0 +1,133 @@
+package reference
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+)
+
+// Error codes of the Error record, one per cause (DESIGN.md).
+const (
+	CodeUnauthorized         = "unauthorized"
+	CodeInvalidRequest       = "invalid_request"
+	CodeNotFound             = "not_found"
+	CodeMethodNotAllowed     = "method_not_allowed"
+	CodeUnsupportedMediaType = "unsupported_media_type"
+	CodePayloadTooLarge      = "payload_too_large"
+	CodeStoreFull            = "store_full"
+	CodeInternal             = "internal"
+)
+
+// Error is the spec's Error record: every failure the server answers carries one.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Status  int    `json:"status"`
+}
+
+// Error makes an Error usable as a Go error, so handlers can return it.
+func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+func newError(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalid(format string, args ...any) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidRequest, format, args...)
+}
+
+func notFound(format string, args ...any) *Error {
+	return newError(http.StatusNotFound, CodeNotFound, format, args...)
+}
+
+var (
+	errUnauthorized = newError(http.StatusUnauthorized, CodeUnauthorized, "missing or invalid API key")
+	errNoRoute      = newError(http.StatusNotFound, CodeNotFound, "no such resource")
+	errStoreFull    = newError(http.StatusInsufficientStorage, CodeStoreFull, "the store is full")
+	errInternal     = newError(http.StatusInternalServerError, CodeInternal, "internal server error")
+)
+
+// outsideSpec are the statuses of limits a handler may answer with although no operation
+// documents them.
+var outsideSpec = map[int]bool{
+	http.StatusRequestEntityTooLarge: true,
+	http.StatusUnsupportedMediaType:  true,
+	http.StatusInsufficientStorage:   true,
+}
+
+// methodNotAllowed carries the methods the spec declares for the path, for the Allow header.
+type methodNotAllowed struct{ allow string }
+
+func (m *methodNotAllowed) Error() string { return "method not allowed" }
+
+// errorWriter is the one choke point every failure goes through: it turns any error into an
+// Error record. Unknown errors are logged and masked as internal.
+type errorWriter struct {
+	log *log.Logger
+}
+
+func (ew *errorWriter) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := ew.classify(r, err)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	switch e.Status {
+	case http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", "Bearer")
+	case http.StatusMethodNotAllowed:
+		var m *methodNotAllowed
+		if errors.As(err, &m) {
+			h.Set("Allow", m.allow)
+		}
+	}
+	if rec, ok := w.(*recorder); ok {
+		// The spec cannot list every limit of a deployment (section 8: request size limits
+		// are not shown); an Error for one is the server's answer, not drift to catch.
+		rec.outsideSpec = outsideSpec[e.Status]
+	}
+	body, _ := json.Marshal(e) // an Error of strings and an int always marshals
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// classify maps an error, including kin-openapi's, to the Error record to send.
+func (ew *errorWriter) classify(r *http.Request, err error) *Error {
+	var (
+		e    *Error
+		sec  *openapi3filter.SecurityRequirementsError
+		big  *http.MaxBytesError
+		req  *openapi3filter.RequestError
+		meth *methodNotAllowed
+	)
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &sec):
+		return errUnauthorized
+	case errors.As(err, &big):
+		return newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge,
+			"request body larger than %d bytes", big.Limit)
+	case errors.As(err, &meth), errors.Is(err, routers.ErrMethodNotAllowed):
+		return newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+			"method %s not allowed on %s", r.Method, r.URL.Path)
+	case errors.Is(err, routers.ErrPathNotFound):
+		return errNoRoute
+	case errors.As(err, &req):
+		if req.RequestBody != nil && req.Err == nil && !mediaTypeOK(req.RequestBody.Content, r) {
+			return unsupportedMediaType(r)
+		}
+		return invalid("%s", err.Error())
+	}
+	ew.log.Printf("internal error: %s %s: %v", r.Method, r.URL.Path, err)
+	return errInternal
+}
+
+func unsupportedMediaType(r *http.Request) *Error {
+	return newError(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType,
+		"Content-Type %q is not supported; use application/json", r.Header.Get("Content-Type"))
+}

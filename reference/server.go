@@ -1,0 +1,219 @@
+package reference
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/handlers"
+	"github.com/oasdiff/yaml"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultMaxBodyBytes = 64 << 10
+	DefaultMaxPets      = 1_000_000
+)
+
+// server holds what the handlers share; everything the spec says is read once, here.
+type server struct {
+	store      *store
+	ew         *errorWriter
+	now        func() time.Time
+	base       string
+	statuses   []string
+	limit      spec.IntBounds
+	getPet     spec.Operation
+	createBody openapi3.Content
+}
+
+// NewServer returns the reference server: the spec's operations under its base path
+// (spec.BasePath, "/v1"), each request and response validated against the spec, plus
+// GET /healthz, GET /openapi.yaml and, when cfg.AdminKey is set, POST /_admin/reset.
+func NewServer(cfg Config) (http.Handler, error) {
+	doc, raw, err := specOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := newKeySet(cfg.APIKeys)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxPets <= 0 {
+		cfg.MaxPets = DefaultMaxPets
+	}
+	if cfg.MaxPets > math.MaxInt32 {
+		return nil, fmt.Errorf("reference: MaxPets %d is above the limit %d", cfg.MaxPets, math.MaxInt32)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	logw := cfg.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	logw = &syncWriter{w: logw}
+	logger := log.New(logw, "petstore: ", log.LstdFlags)
+
+	s, err := newServerState(doc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.ew = &errorWriter{log: logger}
+	ops, err := s.operations(doc)
+	if err != nil {
+		return nil, err
+	}
+	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg)
+	if err != nil {
+		return nil, err
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml")
+		_, _ = w.Write(raw)
+	})
+	if cfg.AdminKey != "" {
+		admin, err := newKeySet([]string{cfg.AdminKey})
+		if err != nil {
+			return nil, fmt.Errorf("reference: admin key: %w", err)
+		}
+		mux.HandleFunc("POST /_admin/reset", func(w http.ResponseWriter, r *http.Request) {
+			if !admin.check(r) {
+				s.ew.writeError(w, r, errUnauthorized)
+				return
+			}
+			if err := s.store.reset(cfg.Seed); err != nil {
+				s.ew.writeError(w, r, err)
+				return
+			}
+			w.WriteHeader(http.StatusNoContent)
+		})
+	}
+	mux.Handle("/", a) // the API, and the 404 Error for every other path
+
+	var h http.Handler = mux
+	if len(cfg.CORSOrigins) > 0 {
+		h = handlers.CORS(
+			handlers.AllowedOrigins(cfg.CORSOrigins),
+			handlers.AllowedMethods(a.methods),
+			handlers.AllowedHeaders([]string{"Authorization", "Content-Type"}),
+			handlers.ExposedHeaders([]string{"Deprecation", "Sunset", "Location", "WWW-Authenticate"}),
+		)(h)
+	}
+	// Backstop for a panic outside the operation handlers (which recover on their own and
+	// answer with an Error): a bare 500, logged.
+	h = handlers.RecoveryHandler(handlers.RecoveryLogger(logger), handlers.PrintRecoveryStack(true))(h)
+	// The Common Log Format has no request headers, so Authorization is never written.
+	return handlers.LoggingHandler(logw, h), nil
+}
+
+// specOf returns the description to serve and its bytes for GET /openapi.yaml.
+func specOf(cfg Config) (*openapi3.T, []byte, error) {
+	if cfg.Spec == nil {
+		doc, err := spec.Load()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		return doc, spec.Bytes(), nil
+	}
+	raw, err := yaml.Marshal(cfg.Spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reference: marshal spec: %w", err)
+	}
+	return cfg.Spec, raw, nil
+}
+
+func newServerState(doc *openapi3.T, cfg Config) (*server, error) {
+	s := &server{now: cfg.Now}
+	var err error
+	if s.base, err = spec.BasePath(doc); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	if s.statuses, err = spec.StatusValues(doc); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	if s.limit, err = spec.QueryInt(doc, "listPets", "limit"); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	if !s.limit.HasMin || !s.limit.HasMax || !s.limit.HasDefault {
+		return nil, errors.New("reference: listPets limit needs a minimum, a maximum and a default in the spec")
+	}
+	if s.getPet, err = spec.FindOperation(doc, "getPet"); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	create, err := spec.FindOperation(doc, "createPet")
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	if rb := create.Op.RequestBody; rb != nil && rb.Value != nil {
+		s.createBody = rb.Value.Content
+	}
+	for i, p := range cfg.Seed {
+		if err := validateNewPet(p, s.statuses); err != nil {
+			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
+		}
+	}
+	s.store = newStore(s.statuses, cfg.MaxPets)
+	if err := s.store.reset(cfg.Seed); err != nil {
+		return nil, fmt.Errorf("reference: seed of %d animals: %w", len(cfg.Seed), err)
+	}
+	return s, nil
+}
+
+// operations pairs every operation of the spec with its handler; an operation without a
+// handler, or a handler without an operation, is an error.
+func (s *server) operations(doc *openapi3.T) (map[string]http.Handler, error) {
+	hs := s.routes()
+	ops, err := spec.Operations(doc)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	var missing []string
+	seen := map[string]bool{}
+	for _, op := range ops {
+		seen[op.ID] = true
+		if hs[op.ID] == nil {
+			missing = append(missing, op.ID)
+		}
+	}
+	for id := range hs {
+		if !seen[id] {
+			return nil, fmt.Errorf("reference: handler %q has no operation in the spec", id)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("reference: no handler for operation(s) %s", strings.Join(missing, ", "))
+	}
+	return hs, nil
+}
+
+// syncWriter serialises writes from the access log and the error log of concurrent requests.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (sw *syncWriter) Write(p []byte) (int, error) {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	return sw.w.Write(p)
+}
