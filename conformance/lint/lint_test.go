@@ -1,0 +1,162 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/spec"
+)
+
+const brokenDir = "../../testdata/specs/lint"
+
+// brokenSpecs maps each file of testdata/specs/lint (one fault each) to the one finding
+// Lint must report for it.
+var brokenSpecs = map[string]struct{ rule, pointer string }{
+	"missing-operation-id":            {RuleOperationID, "#/paths/~1pets/post/operationId"},
+	"missing-tag":                     {RuleOperationTag, "#/paths/~1pets~1{petId}/get/tags"},
+	"undeclared-tag":                  {RuleTagDeclared, "#/paths/~1pets~1{petId}/get/tags/0"},
+	"missing-summary":                 {RuleSummary, "#/paths/~1pets/get/summary"},
+	"missing-401":                     {Rule401, "#/paths/~1pets/post/responses/401"},
+	"error-response-inline-schema":    {RuleErrorSchema, "#/paths/~1pets~1{petId}/get/responses/404/content/application~1json/schema"},
+	"shared-error-response-not-error": {RuleErrorSchema, "#/components/responses/Unauthorized/content/application~1json/schema"},
+	"error-response-without-body":     {RuleErrorSchema, "#/paths/~1pets/post/responses/400/content"},
+	"deprecated-without-sunset":       {RuleSunset, "#/paths/~1pets~1{petId}/get/x-sunset"},
+	"deprecated-bad-sunset":           {RuleSunset, "#/paths/~1pets~1{petId}/get/x-sunset"},
+	"deprecated-since-after-sunset":   {RuleSince, "#/paths/~1pets~1{petId}/get/x-deprecated-since"},
+	"deprecated-without-replacement":  {RuleReplacedBy, "#/paths/~1pets~1{petId}/get/x-replaced-by"},
+	"deprecated-unknown-replacement":  {RuleReplacedBy, "#/paths/~1pets~1{petId}/get/x-replaced-by"},
+	"sunset-not-deprecated":           {RuleNotDeprecated, "#/paths/~1pets/get/x-sunset"},
+	"bad-stability":                   {RuleStability, "#/paths/~1pets/get/x-stability"},
+	"bad-request-example":             {RuleExample, "#/paths/~1pets/post/requestBody/content/application~1json/example"},
+	"bad-schema-example":              {RuleExample, "#/components/schemas/Pet/example"},
+	"bad-parameter-example":           {RuleExample, "#/paths/~1pets/get/parameters/1/example"},
+	"default-outside-bounds":          {RuleParamDefault, "#/paths/~1pets/get/parameters/0/schema/default"},
+	"bounds-without-default":          {RuleParamDefault, "#/paths/~1pets/get/parameters/0/schema/default"},
+	"bad-schema-default":              {RuleDefault, "#/components/schemas/PetStatus/default"},
+	"server-without-version":          {RuleServerVersion, "#/servers/0/url"},
+	"invalid-openapi":                 {RuleValid, "#/info"},
+	"not-openapi":                     {RuleParse, "#"},
+}
+
+func TestShippedSpecIsClean(t *testing.T) {
+	assert.Empty(t, LintData(spec.Bytes()))
+}
+
+func TestBrokenSpecs(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(brokenDir, "*.yaml"))
+	require.NoError(t, err)
+	require.Len(t, files, len(brokenSpecs), "every broken spec has an expectation and every expectation a file")
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			want, ok := brokenSpecs[name]
+			require.True(t, ok, "no expectation for %s", file)
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			got := LintData(data)
+			require.Len(t, got, 1, "one fault, one finding: %v", got)
+			assert.Equal(t, want.rule, got[0].Rule)
+			assert.Equal(t, want.pointer, got[0].Pointer)
+			assert.Equal(t, severityOf(want.rule), got[0].Severity)
+			assert.NotContains(t, got[0].Message, "\n")
+		})
+	}
+}
+
+func TestLintReportsEveryFault(t *testing.T) {
+	// Two faults in one file give two findings, in pointer order.
+	data := strings.Replace(string(spec.Bytes()), "      summary: List all animals\n", "", 1)
+	data = strings.Replace(data, "      x-replaced-by: listPets\n", "", 1)
+	got := LintData([]byte(data))
+	require.Len(t, got, 2)
+	assert.Equal(t, RuleSummary, got[0].Rule)
+	assert.Equal(t, RuleReplacedBy, got[1].Rule)
+}
+
+func TestLintSurvivesDocumentsKinOpenAPIRejects(t *testing.T) {
+	for name, data := range map[string]string{
+		"empty":       "",
+		"no paths":    "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /v1}]\n",
+		"bad types":   "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {/a: {get: {responses: 5}}}\n",
+		"json array":  "[1, 2]",
+		"no response": "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: /v1}]\npaths: {/a: {get: {operationId: a}}}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := LintData([]byte(data))
+			assert.True(t, HasErrors(got), "%v", got)
+		})
+	}
+}
+
+func TestCrossCheck(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	got := CrossCheck(doc, []RuleRef{
+		{Rule: "listPets/default-limit", Operation: "listPets"},
+		{Rule: "getPet/unknown-id-404", Operation: "getPet", Status: 404},
+		{Rule: "createPet/missing-name-400", Operation: "createPet", Status: 400},
+		{Rule: "createPet/conflict-409", Operation: "createPet", Status: 409},
+		{Rule: "deletePet/gone", Operation: "deletePet"},
+		{Rule: "deletePet/unauthorized", Operation: "deletePet", Status: 401},
+	})
+	require.Len(t, got, 3, "%v", got)
+	assert.Equal(t, Finding{Rule: RuleRefOperation, Severity: Error, Pointer: "#/paths",
+		Message: `rule deletePet/gone exercises operation "deletePet", which the spec does not have`}, got[0])
+	assert.Equal(t, RuleRefOperation, got[1].Rule)
+	assert.Contains(t, got[1].Message, "deletePet/unauthorized")
+	assert.Equal(t, Finding{Rule: RuleRefResponse, Severity: Error, Pointer: "#/paths/~1pets/post/responses/409",
+		Message: "rule createPet/conflict-409 expects response 409 of createPet (POST /pets), which the spec does not document"}, got[2])
+}
+
+func TestRulesAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		assert.False(t, seen[r.ID], "duplicate rule %s", r.ID)
+		seen[r.ID] = true
+		assert.Contains(t, []Severity{Error, Warning}, r.Severity)
+		assert.NotEmpty(t, r.Title)
+	}
+}
+
+func TestCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a line the output must contain; "" for no output
+	}{
+		{"embedded spec", nil, cli.ExitOK, ""},
+		{"shipped file", []string{"../../spec/openapi.yaml"}, cli.ExitOK, ""},
+		{"error finding", []string{brokenDir + "/missing-summary.yaml"},
+			cli.ExitFail, "error operation-summary #/paths/~1pets/get/summary GET /pets has no summary\n"},
+		{"warning only", []string{brokenDir + "/undeclared-tag.yaml"},
+			cli.ExitOK, `warning tag-declared #/paths/~1pets~1{petId}/get/tags/0 tag "legacy" is not declared in the top-level tags` + "\n"},
+		{"unloadable", []string{brokenDir + "/not-openapi.yaml"}, cli.ExitFail, "error openapi-parse # "},
+		{"missing file", []string{"no/such/file.yaml"}, cli.ExitUnable, ""},
+		{"two files", []string{"a.yaml", "b.yaml"}, cli.ExitUnable, ""},
+		{"bad flag", []string{"--nope"}, cli.ExitUnable, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := Command(context.Background(), tc.args, &stdout, &stderr)
+			assert.Equal(t, tc.code, cli.Code(err), "err=%v stderr=%s", err, stderr.String())
+			if tc.stdout == "" {
+				assert.Empty(t, stdout.String())
+			} else {
+				assert.Contains(t, stdout.String(), tc.stdout)
+			}
+			if tc.code == cli.ExitUnable {
+				require.Error(t, err)
+				assert.NotContains(t, err.Error(), "\n")
+			}
+		})
+	}
+}
