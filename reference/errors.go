@@ -107,11 +107,13 @@ func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 	switch {
 	case errors.As(err, &e):
 		return e
-	case errors.As(err, &sec):
-		return errUnauthorized
+	// kin-openapi reads the body before it calls the authentication function, so a body
+	// over the limit surfaces inside a SecurityRequirementsError: look for it first.
 	case errors.As(err, &big):
 		return newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge,
 			"request body larger than %d bytes", big.Limit)
+	case errors.As(err, &sec):
+		return errUnauthorized
 	case errors.As(err, &meth), errors.Is(err, routers.ErrMethodNotAllowed):
 		return newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
 			"method %s not allowed on %s", r.Method, r.URL.Path)

@@ -40,7 +40,11 @@ type server struct {
 // NewServer returns the reference server: the spec's operations under its base path
 // (spec.BasePath, "/v1"), each request and response validated against the spec, plus
 // GET /healthz, GET /openapi.yaml and, when cfg.AdminKey is set, POST /_admin/reset.
-func NewServer(cfg Config) (http.Handler, error) {
+func NewServer(cfg Config) (http.Handler, error) { return newServer(cfg, nil) }
+
+// newServer is NewServer with a hook for tests that replace handlers (a deliberately broken
+// one shows that response validation catches it).
+func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, error) {
 	doc, raw, err := specOf(cfg)
 	if err != nil {
 		return nil, err
@@ -76,6 +80,9 @@ func NewServer(cfg Config) (http.Handler, error) {
 	ops, err := s.operations(doc)
 	if err != nil {
 		return nil, err
+	}
+	if patch != nil {
+		patch(ops)
 	}
 	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg)
 	if err != nil {

@@ -1,0 +1,211 @@
+// Command petstore runs the pet store reference server: the interface of
+// pet-store-interface.md, served from memory, every request and response validated against
+// spec/openapi.yaml.
+//
+//	petstore serve [--addr 127.0.0.1:8080] [--api-key K]... [--seed FILE] [--admin-key K]
+//	               [--max-body BYTES] [--max-pets N] [--cors-origin O]... [--no-validation] [--lenient]
+//
+// Keys come from --api-key (repeatable), else PETSTORE_API_KEYS (comma-separated), else one
+// random key is generated and printed. The admin key comes from --admin-key, else
+// PETSTORE_ADMIN_KEY. The server stops gracefully on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		os.Exit(cli.Code(err))
+	}
+}
+
+const usage = `usage: petstore serve [flags]
+
+Serves the pet store interface from memory, validating every request and response against
+the embedded spec/openapi.yaml. Environment: PETSTORE_API_KEYS (comma-separated),
+PETSTORE_ADMIN_KEY; a flag beats the environment.
+
+flags:
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// options are the parsed command line.
+type options struct {
+	addr, seed, adminKey string
+	apiKeys, corsOrigins stringList
+	maxBody              int64
+	maxPets              int
+	noValidation         bool
+	lenient              bool
+}
+
+func parse(args []string, stdout io.Writer) (options, error) {
+	var o options
+	if len(args) < 2 || args[1] != "serve" {
+		if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
+			fmt.Fprint(stdout, usage)
+			return o, flag.ErrHelp
+		}
+		return o, cli.Usagef("petstore: want the command serve (petstore serve --help)")
+	}
+	fs := flag.NewFlagSet("petstore serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // one-line errors; --help prints the usage below
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
+	fs.Var(&o.apiKeys, "api-key", "accepted bearer `key` (repeatable); default PETSTORE_API_KEYS, else a random key")
+	fs.StringVar(&o.seed, "seed", "", "JSON `file` of animals to start with (e.g. testdata/pets.json)")
+	fs.StringVar(&o.adminKey, "admin-key", "", "enables POST /_admin/reset with this bearer `key`; default PETSTORE_ADMIN_KEY")
+	fs.Int64Var(&o.maxBody, "max-body", reference.DefaultMaxBodyBytes, "maximum request body `bytes` (413 beyond)")
+	fs.IntVar(&o.maxPets, "max-pets", reference.DefaultMaxPets, "maximum `number` of animals in the store (507 beyond)")
+	fs.Var(&o.corsOrigins, "cors-origin", "allow CORS from this `origin` (repeatable); off when not given")
+	fs.BoolVar(&o.noValidation, "no-validation", false, "skip request and response validation (for measurement only)")
+	fs.BoolVar(&o.lenient, "lenient", false, "log an off-spec response instead of replacing it with a 500 Error")
+	if err := fs.Parse(args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return o, err
+		}
+		return o, cli.Usagef("petstore serve: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return o, cli.Usagef("petstore serve: unexpected argument %q", fs.Arg(0))
+	}
+	if o.maxBody <= 0 || o.maxPets <= 0 {
+		return o, cli.Usagef("petstore serve: --max-body and --max-pets must be positive")
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	o, err := parse(args, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cfg := reference.Config{
+		APIKeys:      o.apiKeys,
+		AdminKey:     o.adminKey,
+		Log:          stderr,
+		MaxBodyBytes: o.maxBody,
+		MaxPets:      o.maxPets,
+		NoValidation: o.noValidation,
+		Lenient:      o.lenient,
+		CORSOrigins:  o.corsOrigins,
+	}
+	keySource := "--api-key"
+	if len(cfg.APIKeys) == 0 {
+		keySource = "PETSTORE_API_KEYS"
+		for _, k := range strings.Split(getenv("PETSTORE_API_KEYS"), ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				cfg.APIKeys = append(cfg.APIKeys, k)
+			}
+		}
+	}
+	generated := len(cfg.APIKeys) == 0
+	if generated {
+		cfg.APIKeys = []string{randomKey()}
+	}
+	if cfg.AdminKey == "" {
+		cfg.AdminKey = getenv("PETSTORE_ADMIN_KEY")
+	}
+	if o.seed != "" {
+		if cfg.Seed, err = reference.LoadSeed(o.seed); err != nil {
+			return cli.Usagef("petstore: %v", err)
+		}
+	}
+	handler, err := reference.NewServer(cfg)
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+	base, err := spec.BasePath(spec.MustLoad())
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          log.New(stderr, "petstore: http: ", log.LstdFlags),
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	fmt.Fprintf(stdout, "petstore: serving %s%s (%d animals)\n", baseURL(ln.Addr()), base, len(cfg.Seed))
+	if generated {
+		fmt.Fprintf(stdout, "petstore: API key: %s\n", cfg.APIKeys[0])
+	} else {
+		fmt.Fprintf(stdout, "petstore: %d API key(s) from %s\n", len(cfg.APIKeys), keySource)
+	}
+
+	select {
+	case err := <-served:
+		return cli.Usagef("petstore: %v", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return cli.Usagef("petstore: shutdown: %v", err)
+	}
+	fmt.Fprintln(stdout, "petstore: stopped")
+	return nil
+}
+
+// baseURL is the address clients use; a wildcard listen address is reached on loopback.
+func baseURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	host := tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(tcp.Port))
+}
+
+func randomKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}

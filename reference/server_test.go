@@ -1,0 +1,152 @@
+package reference
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const jsonCT = "application/json"
+
+// responseCases covers every row of the interface document's response tables (4.1, 4.2,
+// 4.3, 5, 7) and the reference server's answers where the document is silent.
+var responseCases = []struct {
+	name   string
+	req    req
+	status int
+	code   string // Error code; "" for a success body
+}{
+	// 4.1 List all animals
+	{"4.1 200 list", req{method: "GET", path: "/v1/pets", auth: authed}, 200, ""},
+	{"4.1 200 limit and status", req{method: "GET", path: "/v1/pets?limit=5&status=sold", auth: authed}, 200, ""},
+	{"4.1 401 no key", req{method: "GET", path: "/v1/pets"}, 401, CodeUnauthorized},
+	{"silent: limit 0", req{method: "GET", path: "/v1/pets?limit=0", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: limit 101", req{method: "GET", path: "/v1/pets?limit=101", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: limit not an integer", req{method: "GET", path: "/v1/pets?limit=ten", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: limit 1.5", req{method: "GET", path: "/v1/pets?limit=1.5", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: limit empty", req{method: "GET", path: "/v1/pets?limit=", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: limit repeated", req{method: "GET", path: "/v1/pets?limit=1&limit=2", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: unknown status", req{method: "GET", path: "/v1/pets?status=lost", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: status repeated", req{method: "GET", path: "/v1/pets?status=sold&status=sold", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: unknown query parameter ignored", req{method: "GET", path: "/v1/pets?page=2", auth: authed}, 200, ""},
+
+	// 4.2 Add an animal
+	{"4.2 201", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"available"}`}, 201, ""},
+	{"4.2 201 without status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}, 201, ""},
+	{"4.2 201 charset parameter", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "application/json; charset=utf-8", body: `{"name":"Rex","categoryId":1}`}, 201, ""},
+	{"silent: unknown field ignored", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"colour":"red"}`}, 201, ""},
+	{"silent: categoryId negative", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":-9223372036854775808}`}, 201, ""},
+	{"4.2 400 no body", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT}, 400, CodeInvalidRequest},
+	{"4.2 400 name missing", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"categoryId":1}`}, 400, CodeInvalidRequest},
+	{"4.2 400 categoryId missing", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex"}`}, 400, CodeInvalidRequest},
+	{"4.2 400 name not a string", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":7,"categoryId":1}`}, 400, CodeInvalidRequest},
+	{"4.2 400 categoryId a string", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":"1"}`}, 400, CodeInvalidRequest},
+	{"4.2 400 categoryId fractional", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1.5}`}, 400, CodeInvalidRequest},
+	{"4.2 400 categoryId beyond int64", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":9223372036854775808}`}, 400, CodeInvalidRequest},
+	{"4.2 400 unknown status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"lost"}`}, 400, CodeInvalidRequest},
+	{"4.2 400 null status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":null}`}, 400, CodeInvalidRequest},
+	{"4.2 400 not an object", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `["Rex",1]`}, 400, CodeInvalidRequest},
+	{"4.2 400 malformed JSON", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex",`}, 400, CodeInvalidRequest},
+	{"silent: duplicate key", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"name":"Tom"}`}, 400, CodeInvalidRequest},
+	{"silent: empty name", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"","categoryId":1}`}, 400, CodeInvalidRequest},
+	{"silent: name of 201 characters", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"` + strings.Repeat("é", 201) + `","categoryId":1}`}, 400, CodeInvalidRequest},
+	{"silent: name of 200 characters", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"` + strings.Repeat("é", 200) + `","categoryId":1}`}, 201, ""},
+	{"silent: control character in name", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex\u0007","categoryId":1}`}, 400, CodeInvalidRequest},
+	{"4.2 401 no key", req{method: "POST", path: "/v1/pets", contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}, 401, CodeUnauthorized},
+	{"silent: 415 text/plain", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "text/plain", body: `{"name":"Rex","categoryId":1}`}, 415, CodeUnsupportedMediaType},
+	{"silent: 415 no Content-Type", req{method: "POST", path: "/v1/pets", auth: authed, body: `{"name":"Rex","categoryId":1}`}, 415, CodeUnsupportedMediaType},
+	{"silent: 413 body too large", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}`}, 413, CodePayloadTooLarge},
+
+	// 4.3 Get an animal
+	{"4.3 200", req{method: "GET", path: "/v1/pets/1", auth: authed}, 200, ""},
+	{"4.3 401 no key", req{method: "GET", path: "/v1/pets/1"}, 401, CodeUnauthorized},
+	{"4.3 404 unknown id", req{method: "GET", path: "/v1/pets/9999", auth: authed}, 404, CodeNotFound},
+	{"silent: petId 0", req{method: "GET", path: "/v1/pets/0", auth: authed}, 404, CodeNotFound},
+	{"silent: petId negative", req{method: "GET", path: "/v1/pets/-1", auth: authed}, 404, CodeNotFound},
+	{"silent: petId not an integer", req{method: "GET", path: "/v1/pets/abc", auth: authed}, 400, CodeInvalidRequest},
+	{"silent: petId beyond int64", req{method: "GET", path: "/v1/pets/9223372036854775808", auth: authed}, 400, CodeInvalidRequest},
+
+	// 5 Authentication: the scheme is case-insensitive (RFC 9110 11.1), the key is not.
+	{"5 401 wrong key", req{method: "GET", path: "/v1/pets", auth: "Bearer nope"}, 401, CodeUnauthorized},
+	{"5 401 key in other case", req{method: "GET", path: "/v1/pets", auth: "Bearer " + strings.ToUpper(testKey)}, 401, CodeUnauthorized},
+	{"5 401 Basic scheme", req{method: "GET", path: "/v1/pets", auth: "Basic dGVzdC1rZXk6"}, 401, CodeUnauthorized},
+	{"5 401 Basic with the key", req{method: "GET", path: "/v1/pets", auth: "Basic " + testKey}, 401, CodeUnauthorized},
+	{"5 401 empty bearer", req{method: "GET", path: "/v1/pets", auth: "Bearer "}, 401, CodeUnauthorized},
+	{"5 401 scheme only", req{method: "GET", path: "/v1/pets", auth: "Bearer"}, 401, CodeUnauthorized},
+	{"5 401 key without scheme", req{method: "GET", path: "/v1/pets", auth: testKey}, 401, CodeUnauthorized},
+	{"5 200 lower-case bearer", req{method: "GET", path: "/v1/pets", auth: "bearer " + testKey}, 200, ""},
+	{"5 200 upper-case BEARER", req{method: "GET", path: "/v1/pets", auth: "BEARER " + testKey}, 200, ""},
+	{"5 401 before 400", req{method: "GET", path: "/v1/pets?limit=0"}, 401, CodeUnauthorized},
+
+	// Outside the operations
+	{"404 unknown path", req{method: "GET", path: "/v1/cats", auth: authed}, 404, CodeNotFound},
+	{"404 outside the base path", req{method: "GET", path: "/pets", auth: authed}, 404, CodeNotFound},
+	{"404 trailing slash", req{method: "GET", path: "/v1/pets/", auth: authed}, 404, CodeNotFound},
+	{"405 DELETE /pets", req{method: "DELETE", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
+	{"405 PUT /pets/{petId}", req{method: "PUT", path: "/v1/pets/1", auth: authed}, 405, CodeMethodNotAllowed},
+}
+
+// TestResponses runs every case with validation on and off: the handlers alone must give
+// the same answers as the handlers behind the validator.
+func TestResponses(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		cfg  Config
+	}{{"validated", Config{}}, {"no-validation", Config{NoValidation: true}}} {
+		for _, tc := range responseCases {
+			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
+				cfg := mode.cfg
+				cfg.Seed = seedOf(3)
+				h := newTestServer(t, cfg)
+				w := do(t, h, tc.req)
+				require.Equal(t, tc.status, w.Code, "body: %s", w.Body)
+				if tc.code == "" {
+					assert.Equal(t, jsonCT, w.Header().Get("Content-Type"))
+					return
+				}
+				e := errorBody(t, w)
+				assert.Equal(t, tc.code, e.Code)
+				switch tc.status {
+				case http.StatusUnauthorized:
+					assert.Equal(t, "Bearer", w.Header().Get("WWW-Authenticate"))
+				case http.StatusMethodNotAllowed:
+					assert.NotEmpty(t, w.Header().Get("Allow"))
+				}
+			})
+		}
+	}
+}
+
+func TestMethodNotAllowedListsSpecMethods(t *testing.T) {
+	h := newTestServer(t, Config{})
+	for path, allow := range map[string]string{"/v1/pets": "GET, POST", "/v1/pets/1": "GET"} {
+		w := do(t, h, req{method: "PATCH", path: path, auth: authed})
+		assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
+		assert.Equal(t, allow, w.Header().Get("Allow"), path)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	h := newTestServer(t, Config{MaxBodyBytes: 64})
+	body := `{"name":"` + strings.Repeat("x", 60) + `","categoryId":1}`
+	w := do(t, h, req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: body})
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+	assert.Equal(t, CodePayloadTooLarge, errorBody(t, w).Code)
+
+	// Without a Content-Length the limit applies while reading.
+	r := newRequest(t, "POST", "/v1/pets", strings.NewReader(body))
+	r.ContentLength = -1
+	w = serve(h, r)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code, "body: %s", w.Body)
+	assert.Equal(t, CodePayloadTooLarge, errorBody(t, w).Code)
+}
+
+func TestStoreFull(t *testing.T) {
+	h := newTestServer(t, Config{Seed: seedOf(2), MaxPets: 2})
+	w := do(t, h, req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`})
+	assert.Equal(t, http.StatusInsufficientStorage, w.Code)
+	assert.Equal(t, CodeStoreFull, errorBody(t, w).Code)
+}

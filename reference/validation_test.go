@@ -1,0 +1,227 @@
+package reference
+
+import (
+	"bytes"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Every operation of the spec has a handler and every handler an operation.
+func TestHandlersMatchSpecOperations(t *testing.T) {
+	ops, err := spec.Operations(spec.MustLoad())
+	require.NoError(t, err)
+	var inSpec []string
+	for _, op := range ops {
+		inSpec = append(inSpec, op.ID)
+	}
+	var handled []string
+	for id := range (&server{}).routes() {
+		handled = append(handled, id)
+	}
+	sort.Strings(inSpec)
+	sort.Strings(handled)
+	assert.Equal(t, inSpec, handled)
+}
+
+// A spec with an operation the server has no handler for is refused at start.
+func TestNewServerRefusesUnhandledOperation(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	get := doc.Paths.Value("/pets/{petId}").Get
+	del := *get
+	del.OperationID = "deletePet"
+	del.Deprecated = false
+	doc.Paths.Value("/pets/{petId}").Delete = &del
+	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `no handler for operation(s) deletePet`)
+}
+
+// A spec without an operation the server handles is refused at start.
+func TestNewServerRefusesHandlerWithoutOperation(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	doc.Paths.Value("/pets").Post = nil
+	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "createPet")
+}
+
+// broken handlers whose output breaks the spec, each caught by response validation.
+var brokenHandlers = map[string]http.HandlerFunc{
+	"pet without name": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`[{"id":1,"categoryId":1}]`))
+	},
+	"undocumented status": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTeapot)
+		_, _ = w.Write([]byte(`[]`))
+	},
+	"text body": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("ok"))
+	},
+	"unknown status value": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]`))
+	},
+}
+
+func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
+	for name, broken := range brokenHandlers {
+		t.Run(name, func(t *testing.T) {
+			var logBuf bytes.Buffer
+			h, err := newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow},
+				func(m map[string]http.Handler) { m["listPets"] = broken })
+			require.NoError(t, err)
+			w := do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+			require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
+			assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+			assert.Contains(t, logBuf.String(), "response violates the spec: GET /v1/pets")
+
+			// Lenient: logged, and the broken response goes out as it was.
+			logBuf.Reset()
+			h, err = newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow, Lenient: true},
+				func(m map[string]http.Handler) { m["listPets"] = broken })
+			require.NoError(t, err)
+			want := serve(broken, newRequest(t, "GET", "/v1/pets", nil))
+			w = do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+			assert.Equal(t, want.Code, w.Code)
+			assert.Equal(t, want.Body.String(), w.Body.String())
+			assert.Contains(t, logBuf.String(), "response violates the spec")
+		})
+	}
+}
+
+// A panic in a handler becomes a 500 Error body, whatever the validation mode.
+func TestPanicBecomesErrorBody(t *testing.T) {
+	for _, cfg := range []Config{{}, {Lenient: true}, {NoValidation: true}} {
+		var logBuf bytes.Buffer
+		cfg.APIKeys, cfg.Log = []string{testKey}, &logBuf
+		h, err := newServer(cfg, func(m map[string]http.Handler) {
+			m["getPet"] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Sunset", "soon") // must not leak into the replacement
+				panic("handler bug")
+			})
+		})
+		require.NoError(t, err)
+		w := do(t, h, req{method: "GET", path: "/v1/pets/1", auth: authed})
+		require.Equal(t, http.StatusInternalServerError, w.Code)
+		assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+		assert.Empty(t, w.Header().Get("Sunset"))
+		assert.Contains(t, logBuf.String(), "handler bug")
+	}
+}
+
+func TestAccessLogNeverHasAuthorization(t *testing.T) {
+	var logBuf bytes.Buffer
+	h := newTestServer(t, Config{Log: &logBuf})
+	secret := "Bearer " + testKey
+	for _, rq := range []req{
+		{method: "GET", path: "/v1/pets", auth: secret},
+		{method: "GET", path: "/v1/pets", auth: "Bearer wrong-secret-key"},
+		{method: "POST", path: "/v1/pets", auth: secret, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`},
+	} {
+		do(t, h, rq)
+	}
+	logged := logBuf.String()
+	assert.Contains(t, logged, `"GET /v1/pets HTTP/1.1" 200`)
+	assert.Contains(t, logged, `"GET /v1/pets HTTP/1.1" 401`)
+	assert.Contains(t, logged, `"POST /v1/pets HTTP/1.1" 201`)
+	assert.NotContains(t, logged, testKey)
+	assert.NotContains(t, logged, "wrong-secret-key")
+	assert.NotContains(t, logged, "Bearer")
+}
+
+func TestCORSOnlyWhenConfigured(t *testing.T) {
+	preflight := func(h http.Handler) http.Header {
+		r := newRequest(t, "OPTIONS", "/v1/pets", nil)
+		r.Header.Del("Authorization")
+		r.Header.Set("Origin", "https://app.example")
+		r.Header.Set("Access-Control-Request-Method", "POST")
+		return serve(h, r).Header()
+	}
+	assert.Empty(t, preflight(newTestServer(t, Config{})).Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "https://app.example",
+		preflight(newTestServer(t, Config{CORSOrigins: []string{"https://app.example"}})).Get("Access-Control-Allow-Origin"))
+}
+
+func TestHealthzAndOpenAPI(t *testing.T) {
+	h := newTestServer(t, Config{})
+	w := do(t, h, req{method: "GET", path: "/healthz"})
+	assert.Equal(t, http.StatusOK, w.Code, "no key needed")
+
+	w = do(t, h, req{method: "GET", path: "/openapi.yaml"})
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, spec.Bytes(), w.Body.Bytes())
+
+	// A given spec is served as marshalled, and parses back to the same operations.
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	doc.Info.Title = "Pet Store (custom)"
+	h = newTestServer(t, Config{Spec: doc})
+	w = do(t, h, req{method: "GET", path: "/openapi.yaml"})
+	require.Equal(t, http.StatusOK, w.Code)
+	back, err := spec.Parse(w.Body.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, "Pet Store (custom)", back.Info.Title)
+	assert.Equal(t, operationIDs(t, doc), operationIDs(t, back))
+}
+
+func operationIDs(t *testing.T, doc *openapi3.T) []string {
+	ops, err := spec.Operations(doc)
+	require.NoError(t, err)
+	var ids []string
+	for _, op := range ops {
+		ids = append(ids, op.ID)
+	}
+	return ids
+}
+
+func TestAdminReset(t *testing.T) {
+	seed := seedOf(3)
+	create := req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}
+	reset := func(auth string) req { return req{method: "POST", path: "/_admin/reset", auth: auth} }
+
+	h := newTestServer(t, Config{Seed: seed})
+	assert.Equal(t, http.StatusNotFound, do(t, h, reset("Bearer admin")).Code, "off without an admin key")
+
+	h = newTestServer(t, Config{Seed: seed, AdminKey: "admin"})
+	require.Equal(t, http.StatusCreated, do(t, h, create).Code)
+	for _, auth := range []string{"", "Bearer " + testKey, "Bearer wrong"} {
+		w := do(t, h, reset(auth))
+		assert.Equal(t, http.StatusUnauthorized, w.Code, auth)
+		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+	}
+	assert.Len(t, pets(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})), 4)
+	assert.Equal(t, http.StatusNoContent, do(t, h, reset("Bearer admin")).Code)
+	got := pets(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed}))
+	require.Len(t, got, 3)
+	for i, p := range got {
+		assert.Equal(t, Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
+	}
+	w := do(t, h, create)
+	assert.True(t, strings.HasSuffix(w.Header().Get("Location"), "/pets/4"), "ids restart after the seed")
+}
+
+func TestNewServerConfigErrors(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"no keys":        {},
+		"empty key":      {APIKeys: []string{""}},
+		"key with space": {APIKeys: []string{"a b"}},
+		"bad seed":       {APIKeys: []string{"k"}, Seed: []NewPet{{Name: "Rex", CategoryID: 1, Status: "lost"}}},
+		"seed over cap":  {APIKeys: []string{"k"}, Seed: seedOf(3), MaxPets: 2},
+	} {
+		_, err := NewServer(cfg)
+		assert.Error(t, err, name)
+	}
+}
