@@ -1,0 +1,193 @@
+package conformance
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gavv/httpexpect/v2"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// NamePrefix starts the name of every animal the harness creates, so that later runs can
+// recognise (and reuse) them and a person can tell them apart.
+const NamePrefix = "conformance-"
+
+// Sections are the rule ID prefixes that are not operationIds.
+var Sections = []string{"auth", "errors", "versioning"}
+
+// facts are the values of the spec that rules are generated from, read once per catalogue.
+type facts struct {
+	doc      *openapi3.T
+	ops      []spec.Operation
+	byID     map[string]spec.Operation
+	limit    spec.IntBounds
+	statuses []string
+	version  string
+	newPet   *openapi3.Schema
+}
+
+// The interface document names these operations; the catalogue is about them.
+const (
+	opList   = "listPets"
+	opCreate = "createPet"
+	opGet    = "getPet"
+)
+
+func readFacts(doc *openapi3.T) (*facts, error) {
+	f := &facts{doc: doc, byID: map[string]spec.Operation{}}
+	var err error
+	if f.ops, err = spec.Operations(doc); err != nil {
+		return nil, err
+	}
+	for _, o := range f.ops {
+		f.byID[o.ID] = o
+	}
+	for _, id := range []string{opList, opCreate, opGet} {
+		if _, ok := f.byID[id]; !ok {
+			return nil, fmt.Errorf("conformance: the spec has no operation %q", id)
+		}
+	}
+	if f.limit, err = spec.QueryInt(doc, opList, "limit"); err != nil {
+		return nil, err
+	}
+	if !f.limit.HasMin || !f.limit.HasMax || !f.limit.HasDefault {
+		return nil, fmt.Errorf("conformance: %s limit needs a minimum, a maximum and a default", opList)
+	}
+	if f.statuses, err = spec.StatusValues(doc); err != nil {
+		return nil, err
+	}
+	if f.version, err = spec.VersionSegment(doc); err != nil {
+		return nil, err
+	}
+	if f.newPet, err = bodySchema(f.byID[opCreate]); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// All returns the catalogue for doc: every rule, in report order. Rules that differ only in
+// data (auth per operation, limits per bound, filters per status value) are generated here.
+func All(doc *openapi3.T) ([]Rule, error) {
+	f, err := readFacts(doc)
+	if err != nil {
+		return nil, err
+	}
+	var rules []Rule
+	for _, part := range []func(*facts) []Rule{authRules, errorRules, listRules, createRules, getRules, versioningRules} {
+		rules = append(rules, part(f)...)
+	}
+	return rules, nil
+}
+
+func bodySchema(op spec.Operation) (*openapi3.Schema, error) {
+	rb := op.Op.RequestBody
+	if rb == nil || rb.Value == nil {
+		return nil, fmt.Errorf("conformance: %s has no request body", op.ID)
+	}
+	mt := rb.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil, fmt.Errorf("conformance: %s has no application/json body schema", op.ID)
+	}
+	return mt.Schema.Value, nil
+}
+
+// properties returns the schema's property names, sorted, so generated rules keep their order.
+func properties(s *openapi3.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func required(s *openapi3.Schema, name string) bool {
+	for _, r := range s.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// validNewPet builds a body that the spec accepts: every property set from the schema (a
+// prefixed name for strings, the example or 1 for integers, the first value of an enum).
+func (f *facts) validNewPet(slug string) map[string]any {
+	body := map[string]any{}
+	for _, name := range properties(f.newPet) {
+		if v, ok := validValue(f.newPet.Properties[name].Value, slug); ok {
+			body[name] = v
+		}
+	}
+	return body
+}
+
+func validValue(s *openapi3.Schema, slug string) (any, bool) {
+	switch {
+	case len(s.Enum) > 0:
+		return s.Enum[0], true
+	case s.Type.Is(openapi3.TypeString):
+		return NamePrefix + slug, true
+	case s.Type.Is(openapi3.TypeInteger):
+		if s.Example != nil {
+			return s.Example, true
+		}
+		return 1, true
+	}
+	return nil, false
+}
+
+// exampleRequest builds a request for op that is valid but for what the caller changes:
+// path parameters and the JSON body come from the spec's examples.
+func exampleRequest(e *httpexpect.Expect, op spec.Operation) *httpexpect.Request {
+	path := op.Path
+	for _, p := range op.Op.Parameters {
+		if p.Value != nil && p.Value.In == openapi3.ParameterInPath {
+			path = strings.ReplaceAll(path, "{"+p.Value.Name+"}", exampleString(p.Value))
+		}
+	}
+	req := e.Request(op.Method, path)
+	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil {
+		if mt := rb.Value.Content.Get("application/json"); mt != nil && mt.Example != nil {
+			body := mt.Example
+			// A non-conforming target may act on the request: whatever it creates must carry
+			// the harness's prefix.
+			if m, ok := body.(map[string]any); ok {
+				if n, ok := m["name"].(string); ok {
+					m = copyMap(m)
+					m["name"] = NamePrefix + n
+					body = m
+				}
+			}
+			req = req.WithJSON(body)
+		}
+	}
+	return req
+}
+
+func exampleString(p *openapi3.Parameter) string {
+	v := p.Example
+	if v == nil && p.Schema != nil && p.Schema.Value != nil {
+		v = p.Schema.Value.Example
+	}
+	switch n := v.(type) {
+	case nil:
+		return "1"
+	case float64:
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	default:
+		return fmt.Sprint(n)
+	}
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package conformance_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+const testKey = "conformance-test-key-6f1c"
+
+// beforeSunset is a clock before getPet's removal date.
+var beforeSunset = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// newReference returns a reference server handler with the test key and clock now.
+func newReference(t testing.TB, now time.Time, cfg reference.Config) http.Handler {
+	t.Helper()
+	cfg.APIKeys = []string{testKey}
+	cfg.Now = func() time.Time { return now }
+	h, err := reference.NewServer(cfg)
+	require.NoError(t, err)
+	return h
+}
+
+// serve starts h on a loopback port and returns the target with its base URL.
+func serve(t testing.TB, h http.Handler) conformance.Target {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return conformance.Target{BaseURL: srv.URL + "/v1", APIKey: testKey, Client: srv.Client()}
+}
+
+// run runs the catalogue against target with opts (the clock defaults to beforeSunset).
+func run(t testing.TB, target conformance.Target, opts conformance.Options) *conformance.Report {
+	t.Helper()
+	if opts.Now.IsZero() {
+		opts.Now = beforeSunset
+	}
+	rep, err := conformance.Run(context.Background(), target, opts)
+	require.NoError(t, err)
+	return rep
+}

@@ -1,0 +1,154 @@
+package conformance
+
+import (
+	"net/http"
+	"time"
+)
+
+// Status is the outcome of one rule.
+type Status string
+
+// Outcomes of a rule.
+const (
+	Pass Status = "pass"
+	// Fail: a Must rule failed, or a Should rule failed in a strict run.
+	Fail Status = "fail"
+	// Warn: a Should or Info rule failed, or a rule about an operation marked experimental
+	// or beta failed; the run still conforms.
+	Warn Status = "warn"
+	// Skip: the rule did not run (read-only run, removal date, missing animals); Reason says why.
+	Skip Status = "skip"
+	// Error: the rule could not be evaluated (its preconditions failed, or its check panicked).
+	Error Status = "error"
+)
+
+// Verdicts of a run.
+const (
+	Conforming    = "conforming"
+	NotConforming = "not conforming"
+)
+
+// Report is the outcome of one run. Its JSON form (field names below) is stable.
+type Report struct {
+	// Target is the base URL the rules ran against.
+	Target string `json:"target"`
+	// SpecTitle and SpecVersion identify the description the rules were read from.
+	SpecTitle   string `json:"specTitle"`
+	SpecVersion string `json:"specVersion"`
+	// Started is when the run began; Clock is the run's notion of now (--now).
+	Started time.Time `json:"started"`
+	Clock   time.Time `json:"clock"`
+	// DurationMS is the wall-clock duration of the run in milliseconds.
+	DurationMS float64 `json:"durationMs"`
+	Strict     bool    `json:"strict"`
+	ReadOnly   bool    `json:"readOnly"`
+	// AnimalsCreated counts the animals the run created (preparation and rules together).
+	AnimalsCreated int `json:"animalsCreated"`
+	// AnimalsFound counts the animals present before the run created any (at most the
+	// maximum limit, as one listing shows them).
+	AnimalsFound int      `json:"animalsFound"`
+	Counts       Counts   `json:"counts"`
+	Verdict      string   `json:"verdict"`
+	Results      []Result `json:"results"`
+}
+
+// Counts are the number of rules per outcome.
+type Counts struct {
+	Total int `json:"total"`
+	Pass  int `json:"pass"`
+	Fail  int `json:"fail"`
+	Warn  int `json:"warn"`
+	Skip  int `json:"skip"`
+	Error int `json:"error"`
+}
+
+// Result is the outcome of one rule.
+type Result struct {
+	ID       string   `json:"id"`
+	Section  string   `json:"section"`
+	Severity Severity `json:"severity"`
+	Title    string   `json:"title"`
+	// Stability is the marking of the rule's operation ("experimental", "beta"), if any.
+	Stability string `json:"stability,omitempty"`
+	Status    Status `json:"status"`
+	// Reason explains a skip, an error, or a warning (labelled with the marking).
+	Reason   string    `json:"reason,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
+	// Exchanges are the requests and responses of a rule that did not pass.
+	Exchanges []Exchange `json:"exchanges,omitempty"`
+}
+
+// Failure is one thing that went wrong in a rule.
+type Failure struct {
+	Message  string `json:"message"`
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
+	// Pointer is the JSON pointer of the spec node a response broke, e.g.
+	// #/components/schemas/Pet/required.
+	Pointer string `json:"pointer,omitempty"`
+	// Location is where in the message the violation sits, e.g. body/0/categoryId.
+	Location string `json:"location,omitempty"`
+	// Exchange indexes Result.Exchanges: the exchange the failure concerns, -1 if none.
+	Exchange int `json:"exchange"`
+}
+
+// Exchange is one request and its response (or the error that replaced it). The API key
+// never appears: it is written as $PETSTORE_API_KEY.
+type Exchange struct {
+	Request  ExchangeRequest   `json:"request"`
+	Response *ExchangeResponse `json:"response,omitempty"`
+	Error    string            `json:"error,omitempty"`
+	// Curl reproduces the request; it reads the key from $PETSTORE_API_KEY.
+	Curl string `json:"curl"`
+}
+
+// ExchangeRequest is a request as sent.
+type ExchangeRequest struct {
+	Method string      `json:"method"`
+	URL    string      `json:"url"`
+	Header http.Header `json:"header,omitempty"`
+	Body   string      `json:"body,omitempty"`
+}
+
+// ExchangeResponse is a response as received; Body is cut at 64 KiB (Truncated).
+type ExchangeResponse struct {
+	Status    int         `json:"status"`
+	Header    http.Header `json:"header,omitempty"`
+	Body      string      `json:"body,omitempty"`
+	Truncated bool        `json:"truncated,omitempty"`
+}
+
+// Result returns the result of the rule id.
+func (r *Report) Result(id string) (Result, bool) {
+	for _, res := range r.Results {
+		if res.ID == id {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// Conforming reports whether no rule failed or errored.
+func (r *Report) Conforming() bool { return r.Counts.Fail == 0 && r.Counts.Error == 0 }
+
+func (r *Report) tally() {
+	r.Counts = Counts{Total: len(r.Results)}
+	for _, res := range r.Results {
+		switch res.Status {
+		case Pass:
+			r.Counts.Pass++
+		case Fail:
+			r.Counts.Fail++
+		case Warn:
+			r.Counts.Warn++
+		case Skip:
+			r.Counts.Skip++
+		case Error:
+			r.Counts.Error++
+		}
+	}
+	r.Verdict = Conforming
+	if !r.Conforming() {
+		r.Verdict = NotConforming
+	}
+}

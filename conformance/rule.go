@@ -1,0 +1,142 @@
+// Package conformance checks that an HTTP service implements the pet store interface. Its
+// rules come from the interface document (pet-store-interface.md) and read every value they
+// need (limit bounds, status values, operations, removal dates) from spec/openapi.yaml; the
+// runner sends their requests with httpexpect to any base URL, validates every response
+// against the spec, and writes a report as text, JSON or JUnit XML.
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gavv/httpexpect/v2"
+)
+
+// Severity says how much a rule's failure weighs.
+type Severity int
+
+// Severities, in the sense of RFC 2119.
+const (
+	// Must rules restate the interface document: a failure makes the target non-conforming.
+	Must Severity = iota
+	// Should rules come from HTTP RFC recommendations: a failure is a warning unless strict.
+	Should
+	// Info rules report something worth knowing: a failure is always only a warning.
+	Info
+)
+
+var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Info: "INFO"}
+
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("Severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// MarshalText writes the severity as MUST, SHOULD or INFO.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads MUST, SHOULD or INFO.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if n == string(b) {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("conformance: unknown severity %q", b)
+}
+
+// Needs are a rule's preconditions on the target's data, which the runner prepares before
+// any rule runs (creating only the shortfall, unless the run is read-only).
+type Needs struct {
+	// Animals is the least number of animals the store must hold.
+	Animals int
+	// PerStatus is the least number of animals of every status value the store must hold.
+	PerStatus int
+}
+
+// Rule is one requirement of the interface, with the check that tests it.
+type Rule struct {
+	// ID is "<operationId|auth|errors|versioning>/<slug>": stable, never reused, matched by
+	// --only and --skip.
+	ID string
+	// Section is where the interface document (or an HTTP RFC) states the requirement.
+	Section string
+	// Severity weighs a failure: Must fails the run, Should warns unless strict.
+	Severity Severity
+	// Title restates the requirement in one sentence.
+	Title string
+	// Op is the operationId the rule exercises, "" if none. Its stability marking turns
+	// failures into warnings, and its removal date decides whether the rule runs.
+	Op string
+	// Needs are the animals the rule expects the store to hold.
+	Needs Needs
+	// Creates says the check itself sends requests that create animals (or would, on a
+	// non-conforming target); --read-only skips such rules.
+	Creates bool
+	// Open marks a probe of what the document leaves open (an out-of-range limit, say): a
+	// 4xx answer passes validation with any status as long as its body is an Error record.
+	Open bool
+	// Gone marks a rule about Op after its removal date: it runs only on and after that
+	// date, and the operation's other rules run only before it.
+	Gone bool
+	// Check runs the requests and assertions through c.
+	Check func(c *Check)
+}
+
+// Clients are the two httpexpect clients a check uses, both rooted at the target's base URL.
+type Clients struct {
+	// Anon sends no Authorization header (auth rules add their own).
+	Anon *httpexpect.Expect
+	// Auth sends Authorization: Bearer <key>.
+	Auth *httpexpect.Expect
+}
+
+// Check is what a rule's check receives: clients whose assertions and responses are
+// recorded into the rule's result, the run's clock, and the animals prepared for it.
+type Check struct {
+	Clients
+	// Ctx is the run's context.
+	Ctx context.Context
+	// Now is the run's clock (--now), which decides whether removed operations are gone.
+	Now time.Time
+	// Fixture holds the animals present after preparation.
+	Fixture *Fixture
+	// BaseURL is the target's base URL, without a trailing slash.
+	BaseURL string
+
+	rec *recorder
+	key string
+}
+
+// Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
+// the target returned them, in listing order.
+type Fixture struct {
+	// Pets is the listing with the maximum limit.
+	Pets []map[string]any
+	// ByStatus is the listing filtered by each status value.
+	ByStatus map[string][]map[string]any
+}
+
+// Failf records a failure of the rule with a message; the check goes on.
+func (c *Check) Failf(format string, args ...any) {
+	c.rec.fail(Failure{Message: fmt.Sprintf(format, args...)})
+}
+
+// Expectf records a failure stating what was expected and what came back.
+func (c *Check) Expectf(expected, actual, format string, args ...any) {
+	c.rec.fail(Failure{Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
+}
+
+// Skipf ends the check and marks the rule skipped with the reason.
+func (c *Check) Skipf(format string, args ...any) {
+	panic(skipSignal{reason: fmt.Sprintf(format, args...)})
+}
+
+// Failed reports whether the rule has failed so far.
+func (c *Check) Failed() bool { return c.rec.failed() }
+
+type skipSignal struct{ reason string }

@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// authCase is one way of presenting (or not) credentials, run against every secured
+// operation of the spec.
+type authCase struct {
+	slug, section, title string
+	severity             Severity
+	// header returns the Authorization value to send for key; ok false sends none.
+	header func(key string) (value string, ok bool)
+	// expect checks the answer.
+	expect func(c *Check, resp *httpexpect.Response)
+}
+
+// wrongKey is a bearer token no target should accept.
+const wrongKey = "conformance-wrong-key"
+
+var authCases = []authCase{
+	{
+		slug: "missing", section: "5.1; 5.3", severity: Must,
+		title:  "without an Authorization header gets 401 with an Error body",
+		header: func(string) (string, bool) { return "", false },
+		expect: expect401,
+	},
+	{
+		slug: "wrong-key", section: "5.3", severity: Must,
+		title:  "with a bearer token that is not a valid key gets 401 with an Error body",
+		header: func(string) (string, bool) { return "Bearer " + wrongKey, true },
+		expect: expect401,
+	},
+	{
+		slug: "not-bearer", section: "5.2; 5.3", severity: Must,
+		title:  "with the key under a scheme other than Bearer gets 401 with an Error body",
+		header: func(key string) (string, bool) { return "Token " + key, true },
+		expect: expect401,
+	},
+	{
+		slug: "empty-token", section: "5.2; 5.3", severity: Must,
+		title:  "with an empty bearer token gets 401 with an Error body",
+		header: func(string) (string, bool) { return "Bearer ", true },
+		expect: expect401,
+	},
+	{
+		slug: "www-authenticate", section: "5.3; RFC 9110 11.6.1", severity: Should,
+		title:  "a 401 carries a WWW-Authenticate header naming the Bearer scheme",
+		header: func(string) (string, bool) { return "", false },
+		expect: func(c *Check, resp *httpexpect.Response) {
+			if code(resp) != http.StatusUnauthorized {
+				c.Expectf(statusText(http.StatusUnauthorized), statusText(code(resp)), "want a 401 to look at")
+				return
+			}
+			challenge := resp.Raw().Header.Get("WWW-Authenticate")
+			scheme, _, _ := strings.Cut(strings.TrimSpace(challenge), " ")
+			if !strings.EqualFold(scheme, "Bearer") {
+				c.Expectf("WWW-Authenticate: Bearer ...", "WWW-Authenticate: "+challenge,
+					"the 401 does not challenge with the Bearer scheme")
+			}
+		},
+	},
+	{
+		slug: "scheme-case", section: "5.2; RFC 9110 11.1", severity: Should,
+		title:  "the scheme name is matched case-insensitively (bearer, BEARER)",
+		header: func(key string) (string, bool) { return "bearer " + key, true },
+		expect: func(c *Check, resp *httpexpect.Response) {
+			if code(resp) == http.StatusUnauthorized {
+				c.Expectf("not 401", statusText(code(resp)), "the valid key under the scheme name \"bearer\" was refused")
+			}
+		},
+	},
+}
+
+func expect401(c *Check, resp *httpexpect.Response) { expectError(c, resp, http.StatusUnauthorized) }
+
+// authRules generates every auth case for every secured operation of the spec.
+func authRules(f *facts) []Rule {
+	var rules []Rule
+	for _, op := range f.ops {
+		if !op.Secured {
+			continue
+		}
+		for _, ac := range authCases {
+			rules = append(rules, Rule{
+				ID:       "auth/" + op.ID + "-" + ac.slug,
+				Section:  ac.section,
+				Severity: ac.severity,
+				Title:    op.Method + " " + op.Path + " " + ac.title,
+				Op:       op.ID,
+				// A valid write that a broken target accepts would create an animal.
+				Creates: op.Method != http.MethodGet,
+				Check:   authCheck(op, ac),
+			})
+		}
+	}
+	return rules
+}
+
+func authCheck(op spec.Operation, ac authCase) func(*Check) {
+	return func(c *Check) {
+		key := c.key
+		req := exampleRequest(c.Anon, op)
+		if v, ok := ac.header(key); ok {
+			req = req.WithHeader("Authorization", v)
+		}
+		ac.expect(c, req.Expect())
+		if ac.slug == "scheme-case" && !c.Failed() {
+			upper := exampleRequest(c.Anon, op).WithHeader("Authorization", "BEARER "+key)
+			ac.expect(c, upper.Expect())
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package conformance
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/gavv/httpexpect/v2"
+)
+
+// unknownPetID is an identifier no store will have assigned: the largest int64, the
+// format of petId in the spec.
+var unknownPetID = strconv.FormatInt(math.MaxInt64, 10)
+
+// errorCase provokes one row of the table in section 7 of the interface document.
+type errorCase struct {
+	slug, title string
+	op          string
+	status      int
+	creates     bool
+	provoke     func(c *Check) *httpexpect.Response
+}
+
+var errorCases = []errorCase{
+	{
+		slug: "unauthorized", op: opList, status: http.StatusUnauthorized,
+		title: "a request without a key gets 401 as an Error record",
+		provoke: func(c *Check) *httpexpect.Response {
+			return c.Anon.GET("/pets").Expect()
+		},
+	},
+	{
+		slug: "bad-request", op: opCreate, status: http.StatusBadRequest, creates: true,
+		title: "an invalid body to POST /pets gets 400 as an Error record",
+		provoke: func(c *Check) *httpexpect.Response {
+			return c.Auth.POST("/pets").WithJSON(map[string]any{}).Expect()
+		},
+	},
+	{
+		slug: "not-found", op: opGet, status: http.StatusNotFound,
+		title: "an unknown petId gets 404 as an Error record",
+		provoke: func(c *Check) *httpexpect.Response {
+			return c.Auth.GET("/pets/{petId}", unknownPetID).Expect()
+		},
+	},
+}
+
+// errorRules check section 7 on one response of each status the section lists. Every other
+// error response of every rule is checked the same way by the runner.
+func errorRules(*facts) []Rule {
+	rules := make([]Rule, 0, len(errorCases))
+	for _, ec := range errorCases {
+		rules = append(rules, Rule{
+			ID:       "errors/" + ec.slug,
+			Section:  "7",
+			Severity: Must,
+			Title:    ec.title + " (application/json; code, message, status equal to the HTTP status)",
+			Op:       ec.op,
+			Creates:  ec.creates,
+			Check: func(c *Check) {
+				resp := ec.provoke(c)
+				if code(resp) == ec.status {
+					resp.ContentType("application/json")
+				}
+				expectError(c, resp, ec.status)
+			},
+		})
+	}
+	return rules
+}

@@ -1,0 +1,94 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/petstore/petstore/spec"
+)
+
+func getRules(f *facts) []Rule {
+	op := f.byID[opGet]
+	rule := func(slug, section string, sev Severity, title string, check func(*Check)) Rule {
+		return Rule{ID: opGet + "/" + slug, Section: section, Severity: sev, Title: title, Op: opGet, Check: check}
+	}
+	created := rule("created-returned", "4.3; 4.2", Must, "an animal just created is returned by GET /pets/{petId} as created",
+		func(c *Check) {
+			body := f.validNewPet("get")
+			pet := c.Auth.POST("/pets").WithJSON(body).Expect().Status(http.StatusCreated).JSON().Object()
+			if c.Failed() {
+				return
+			}
+			getObject(c, pet.Value("id").Raw()).IsEqual(pet.Raw())
+		})
+	created.Creates = true
+	listed := rule("listed-returned", "4.3", Must, "an animal of the listing is returned by GET /pets/{petId} as listed",
+		func(c *Check) {
+			pet := c.Fixture.Pets[0]
+			getObject(c, pet["id"]).IsEqual(pet)
+		})
+	listed.Needs = Needs{Animals: 1}
+	nonInteger := rule("non-integer-id", "4.3; 7", Must, "a petId that is not an integer: never a 5xx; a 4xx carries an Error body",
+		func(c *Check) { expectOpenAnswer(c, c.Auth.GET("/pets/abc").Expect(), 0) })
+	nonInteger.Open = true
+	rules := []Rule{created, listed,
+		rule("unknown-id", "4.3; 7", Must, "an unknown petId gets 404 with an Error body",
+			func(c *Check) { expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound) }),
+		nonInteger,
+	}
+	if op.Deprecated {
+		headers := rule("deprecation-headers", "4.3; 9.3; RFC 9745; RFC 8594", Should,
+			"responses carry Deprecation and Sunset headers that agree with the spec's dates",
+			func(c *Check) {
+				resp := c.Auth.GET("/pets/{petId}", jsonNumber(c.Fixture.Pets[0]["id"])).Expect().Status(http.StatusOK)
+				if code(resp) != http.StatusOK {
+					return
+				}
+				checkDeprecation(c, op, resp.Raw().Header)
+			})
+		headers.Needs = Needs{Animals: 1}
+		rules = append(rules, headers)
+	}
+	if !op.Sunset.IsZero() {
+		gone := rule("gone-after-sunset", "9.3", Must,
+			fmt.Sprintf("on and after its removal date (%s) the operation is gone: 404 or 410 with an Error body", op.Sunset.Format(time.DateOnly)),
+			func(c *Check) {
+				id := "1"
+				if len(c.Fixture.Pets) > 0 {
+					id = jsonNumber(c.Fixture.Pets[0]["id"])
+				}
+				expectError(c, c.Auth.GET("/pets/{petId}", id).Expect(), http.StatusNotFound, http.StatusGone)
+			})
+		gone.Gone, gone.Open = true, true
+		rules = append(rules, gone)
+	}
+	return rules
+}
+
+// checkDeprecation compares the Deprecation (RFC 9745: "@" and a Unix time) and Sunset
+// (RFC 8594: an HTTP date) headers with the spec's x-deprecated-since and x-sunset.
+func checkDeprecation(c *Check, op spec.Operation, h http.Header) {
+	dep := h.Get("Deprecation")
+	switch {
+	case dep == "":
+		c.Expectf("a Deprecation header", "none", "the deprecated operation sends no Deprecation header")
+	case !op.DeprecatedSince.IsZero():
+		want := "@" + strconv.FormatInt(op.DeprecatedSince.Unix(), 10)
+		if strings.TrimSpace(dep) != want {
+			c.Expectf("Deprecation: "+want, "Deprecation: "+dep, "the Deprecation header disagrees with x-deprecated-since %s",
+				op.DeprecatedSince.Format(time.DateOnly))
+		}
+	}
+	if op.Sunset.IsZero() {
+		return
+	}
+	want := op.Sunset.UTC().Format(http.TimeFormat)
+	got := h.Get("Sunset")
+	sunset, err := http.ParseTime(got)
+	if err != nil || sunset.UTC().Format(time.DateOnly) != op.Sunset.Format(time.DateOnly) {
+		c.Expectf("Sunset: "+want, "Sunset: "+got, "the Sunset header disagrees with x-sunset %s", op.Sunset.Format(time.DateOnly))
+	}
+}

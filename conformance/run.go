@@ -1,0 +1,294 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/gavv/httpexpect/v2"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Target is the service under test.
+type Target struct {
+	// BaseURL ends with the version segment, e.g. http://127.0.0.1:8080/v1.
+	BaseURL string
+	// APIKey is sent as the bearer token. It never appears in a report.
+	APIKey string
+	// Client sends the requests; nil means a client with Options.Timeout that follows at
+	// most three redirects.
+	Client *http.Client
+}
+
+// Options select and tune a run. The zero value runs every rule against spec.Load().
+type Options struct {
+	// Spec is the description the rules are read from; nil means spec.Load().
+	Spec *openapi3.T
+	// Only keeps the rules whose ID matches one of these patterns; Skip drops those that
+	// match one of these. A pattern is a path.Match glob ("auth/*", "*/limit-*") or an ID
+	// prefix ending at a slash ("listPets").
+	Only, Skip []string
+	// Strict counts Should failures and failures of unstable operations as failures.
+	Strict bool
+	// ReadOnly runs only the rules that create nothing, and creates no animals.
+	ReadOnly bool
+	// Now is the run's clock, which decides whether removed operations are gone; zero
+	// means time.Now().
+	Now time.Time
+	// Timeout bounds each request; zero means 10 seconds.
+	Timeout time.Duration
+}
+
+// DefaultTimeout bounds each request when Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// ErrUnreachable is wrapped by Run's error when the target cannot be reached at all.
+var ErrUnreachable = errors.New("target unreachable")
+
+// Run runs the selected rules against target and returns the report. The error is for a
+// run that could not be made (bad options, unreachable target); a non-conforming target is
+// a report whose Verdict says so.
+func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
+	r, err := newRunner(ctx, target, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, rule := range r.rules {
+		r.report.Results = append(r.report.Results, r.run(rule))
+	}
+	return r.finish(), nil
+}
+
+type runner struct {
+	ctx     context.Context
+	opts    Options
+	rules   []Rule
+	facts   *facts
+	sess    *session
+	fixture *Fixture
+	prepErr string // why preparation failed, for the rules that needed it
+	report  *Report
+	start   time.Time
+}
+
+func newRunner(ctx context.Context, target Target, opts Options) (*runner, error) {
+	start := time.Now()
+	if opts.Spec == nil {
+		doc, err := spec.Load()
+		if err != nil {
+			return nil, err
+		}
+		opts.Spec = doc
+	}
+	if opts.Now.IsZero() {
+		opts.Now = start
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	f, err := readFacts(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+	all, err := All(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := Select(all, opts.Only, opts.Skip)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := newSession(target, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{ctx: ctx, opts: opts, rules: rules, facts: f, sess: sess, start: start,
+		report: &Report{
+			Target:      strings.TrimSuffix(target.BaseURL, "/"),
+			SpecTitle:   opts.Spec.Info.Title,
+			SpecVersion: opts.Spec.Info.Version,
+			Started:     start.UTC(),
+			Clock:       opts.Now.UTC(),
+			Strict:      opts.Strict,
+			ReadOnly:    opts.ReadOnly,
+		}}
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func newSession(target Target, opts Options) (*session, error) {
+	base, err := url.Parse(strings.TrimSuffix(target.BaseURL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("conformance: base URL %q: want http(s)://host[:port]/path", target.BaseURL)
+	}
+	v, err := spec.NewValidator(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+	specBase, err := spec.BasePath(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+	errSchema := opts.Spec.Components.Schemas["Error"]
+	if errSchema == nil || errSchema.Value == nil {
+		return nil, errors.New("conformance: the spec has no Error schema")
+	}
+	client := target.Client
+	if client == nil {
+		client = newClient(opts.Timeout)
+	}
+	return &session{client: client, timeout: opts.Timeout, base: base, baseURL: base.String(),
+		key: target.APIKey, specBase: specBase, validator: v, errSchema: errSchema}, nil
+}
+
+// Select returns the rules that match only (all if only is empty) and not skip.
+func Select(rules []Rule, only, skip []string) ([]Rule, error) {
+	for _, p := range append(append([]string(nil), only...), skip...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("conformance: bad pattern %q: %w", p, err)
+		}
+	}
+	var out []Rule
+	for _, r := range rules {
+		if (len(only) == 0 || matchAny(only, r.ID)) && !matchAny(skip, r.ID) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("conformance: no rule matches --only %q --skip %q", only, skip)
+	}
+	return out, nil
+}
+
+func matchAny(patterns []string, id string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, id); ok || strings.HasPrefix(id, strings.TrimSuffix(p, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// skipReason says why rule does not run in this run, or "".
+func (r *runner) skipReason(rule Rule) string {
+	if rule.Creates && r.opts.ReadOnly {
+		return "creates animals (or would, on a non-conforming target) and the run is read-only"
+	}
+	if op, ok := r.facts.byID[rule.Op]; ok {
+		day := op.Sunset.Format(time.DateOnly)
+		clock := r.opts.Now.UTC().Format(time.RFC3339)
+		switch gone := op.Gone(r.opts.Now); {
+		case rule.Gone && op.Sunset.IsZero():
+			return fmt.Sprintf("%s has no removal date", op.ID)
+		case rule.Gone && !gone:
+			return fmt.Sprintf("runs on and after %s, the removal date of %s; the run's clock is %s", day, op.ID, clock)
+		case !rule.Gone && gone:
+			return fmt.Sprintf("%s was removed on %s; the run's clock is %s", op.ID, day, clock)
+		}
+	}
+	if reason := r.unmet(rule.Needs); reason != "" {
+		return reason
+	}
+	return ""
+}
+
+// run runs one rule and returns its result.
+func (r *runner) run(rule Rule) Result {
+	res := Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
+	if op, ok := r.facts.byID[rule.Op]; ok {
+		res.Stability = op.Stability
+	}
+	if reason := r.skipReason(rule); reason != "" {
+		res.Status, res.Reason = Skip, reason
+		return res
+	}
+	if r.prepErr != "" && (rule.Needs != Needs{}) {
+		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
+		return res
+	}
+	rec := &recorder{redact: r.sess.redact}
+	skipped, panicked := r.execute(rule, r.newCheck(rule, rec))
+	res.Failures, res.Exchanges = rec.failures, rec.exchanges
+	switch {
+	case panicked != "":
+		res.Status, res.Reason = Error, "the check panicked: "+r.sess.redact(panicked)
+	case len(res.Failures) > 0:
+		res.Status, res.Reason = r.failStatus(rule, res)
+	case skipped != "":
+		res.Status, res.Reason = Skip, skipped
+	default:
+		res.Status = Pass
+	}
+	if res.Status == Pass || res.Status == Skip {
+		res.Exchanges = nil
+	} else if len(res.Exchanges) > maxExchanges {
+		res.Exchanges = res.Exchanges[len(res.Exchanges)-maxExchanges:]
+		for i := range res.Failures {
+			res.Failures[i].Exchange -= len(rec.exchanges) - maxExchanges
+		}
+	}
+	return res
+}
+
+// failStatus weighs a failed rule: Must fails, Should warns unless strict, Info warns, and
+// an operation marked unstable only warns unless strict.
+func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
+	msg := res.Failures[0].Message
+	switch {
+	case rule.Severity == Info:
+		return Warn, "INFO: " + msg
+	case r.opts.Strict:
+		return Fail, msg
+	case res.Stability != "":
+		return Warn, res.Stability + ": " + msg
+	case rule.Severity == Should:
+		return Warn, "SHOULD: " + msg
+	}
+	return Fail, msg
+}
+
+func (r *runner) execute(rule Rule, c *Check) (skipped, panicked string) {
+	defer func() {
+		if v := recover(); v != nil {
+			if s, ok := v.(skipSignal); ok {
+				skipped = s.reason
+				return
+			}
+			panicked = fmt.Sprint(v)
+		}
+	}()
+	rule.Check(c)
+	return "", ""
+}
+
+func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
+	anon := httpexpect.WithConfig(httpexpect.Config{
+		TestName: rule.ID,
+		BaseURL:  r.sess.baseURL,
+		Client: httpexpect.ClientFunc(func(req *http.Request) (*http.Response, error) {
+			return r.sess.do(rec, rule.Open, req)
+		}),
+		AssertionHandler: assertionHandler{rec: rec},
+		Context:          r.ctx,
+	})
+	key := r.sess.key
+	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", "Bearer "+key) })
+	return &Check{Clients: Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
+		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key}
+}
+
+func (r *runner) finish() *Report {
+	r.report.AnimalsCreated = int(r.sess.created.Load())
+	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
+	r.report.tally()
+	return r.report
+}

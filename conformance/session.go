@@ -1,0 +1,296 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Caps that keep a hostile or broken target from exhausting the harness.
+const (
+	maxResponseBytes = 8 << 20  // a longer body fails the rule and is cut
+	maxKeptBody      = 64 << 10 // bodies in reports are cut here
+	maxExchanges     = 20       // per rule, in reports
+	maxRedirects     = 3
+)
+
+// KeyPlaceholder stands for the API key in every report and curl line; the key itself is
+// never written.
+const KeyPlaceholder = "$PETSTORE_API_KEY"
+
+// session is what every rule of a run shares: the HTTP client, the validator, the target.
+type session struct {
+	client    *http.Client
+	timeout   time.Duration
+	base      *url.URL // the target's base URL
+	baseURL   string
+	key       string
+	specBase  string // the spec's base path, "/v1"
+	validator *spec.Validator
+	errSchema *openapi3.SchemaRef
+	created   atomic.Int64
+}
+
+func newClient(timeout time.Duration) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= maxRedirects {
+				return fmt.Errorf("stopped after %d redirects", maxRedirects)
+			}
+			return nil
+		},
+	}
+}
+
+func (s *session) redact(str string) string {
+	if s.key == "" {
+		return str
+	}
+	return strings.ReplaceAll(str, s.key, KeyPlaceholder)
+}
+
+// recorder collects one rule's failures and exchanges.
+type recorder struct {
+	mu        sync.Mutex
+	redact    func(string) string
+	failures  []Failure
+	exchanges []Exchange
+}
+
+// fail records f against the latest exchange, which is the one an assertion concerns:
+// checks are sequential.
+func (r *recorder) fail(f Failure) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f.Message, f.Expected, f.Actual = r.redact(f.Message), r.redact(f.Expected), r.redact(f.Actual)
+	f.Exchange = len(r.exchanges) - 1
+	r.failures = append(r.failures, f)
+}
+
+func (r *recorder) add(ex Exchange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.exchanges = append(r.exchanges, ex)
+}
+
+func (r *recorder) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.failures) > 0
+}
+
+// do sends req for a rule: with a per-request timeout, a capped body, the exchange recorded
+// and the response validated against the spec. open relaxes validation for probes of what
+// the document leaves open.
+func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil {
+		var err error
+		reqBody, err = io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+	}
+	ex := s.exchange(req, reqBody)
+	resp, body, truncated, err := s.send(req)
+	if err != nil {
+		ex.Error = s.redact(err.Error())
+		rec.add(ex)
+		return nil, errors.New(ex.Error)
+	}
+	ex.Response = s.response(resp, body)
+	rec.add(ex)
+	if truncated {
+		rec.fail(Failure{Message: fmt.Sprintf("response body exceeds %d bytes", maxResponseBytes)})
+	}
+	for _, f := range s.validate(req, resp.StatusCode, resp.Header, body, open) {
+		rec.fail(f)
+	}
+	return resp, nil
+}
+
+// send performs req and reads the body up to the cap; the returned response's body is
+// the bytes read, so httpexpect can read it again.
+func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) {
+	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
+	defer cancel()
+	resp, err := s.client.Do(req.WithContext(ctx))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer resp.Body.Close()
+	// Only createPet is a POST; counting here covers preparation and rules alike.
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
+		s.created.Add(1)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("reading the response body: %w", err)
+	}
+	truncated := len(body) > maxResponseBytes
+	if truncated {
+		body = body[:maxResponseBytes]
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, body, truncated, nil
+}
+
+// validate checks a response against the spec, and every error response against
+// section 7 (its status field repeats the HTTP status).
+func (s *session) validate(req *http.Request, status int, header http.Header, body []byte, open bool) []Failure {
+	vreq := req.Clone(req.Context())
+	vreq.URL.Path = s.specBase + strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/"))
+	vreq.URL.RawPath = ""
+	var out []Failure
+	if status >= 400 {
+		out = append(out, errorStatusField(status, body)...)
+	}
+	if open && status >= 400 && status < 500 {
+		if route, _, err := s.validator.Route(vreq); err == nil && route.Operation.Responses.Status(status) == nil {
+			return append(out, s.validateErrorBody(header, body)...)
+		}
+	}
+	for _, v := range s.validator.ValidateResponse(vreq, status, header, body) {
+		out = append(out, Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
+	}
+	return out
+}
+
+const errorPointer = "#/components/schemas/Error"
+
+// validateErrorBody checks an undocumented 4xx (allowed where the document is silent)
+// against the Error record.
+func (s *session) validateErrorBody(header http.Header, body []byte) []Failure {
+	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return []Failure{{Message: fmt.Sprintf("error response has media type %q, not application/json (section 7)", header.Get("Content-Type")),
+			Location: "header Content-Type", Expected: "application/json", Actual: header.Get("Content-Type")}}
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return []Failure{{Message: "error response body is not JSON: " + err.Error(), Pointer: errorPointer, Location: "body"}}
+	}
+	if err := s.errSchema.Value.VisitJSON(v); err != nil {
+		var se *openapi3.SchemaError
+		ptr, loc, msg := errorPointer, "body", err.Error()
+		if errors.As(err, &se) {
+			msg = se.Reason
+			if se.SchemaField != "" {
+				ptr += "/" + se.SchemaField
+			}
+			if p := se.JSONPointer(); len(p) > 0 {
+				loc += "/" + strings.Join(p, "/")
+			}
+		}
+		return []Failure{{Message: "error response is not an Error record: " + msg, Pointer: ptr, Location: loc}}
+	}
+	return nil
+}
+
+func errorStatusField(status int, body []byte) []Failure {
+	var e struct {
+		Status *json.Number `json:"status"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Status == nil {
+		return nil // not an Error record: the schema validation says so
+	}
+	if e.Status.String() != fmt.Sprint(status) {
+		return []Failure{{
+			Message:  fmt.Sprintf("the Error record's status is %s but the HTTP status is %d (section 7)", e.Status, status),
+			Expected: fmt.Sprint(status), Actual: e.Status.String(),
+			Pointer: errorPointer + "/properties/status", Location: "body/status",
+		}}
+	}
+	return nil
+}
+
+func (s *session) exchange(req *http.Request, body []byte) Exchange {
+	return Exchange{
+		Request: ExchangeRequest{
+			Method: req.Method,
+			URL:    s.redact(req.URL.String()),
+			Header: s.redactHeader(req.Header),
+			Body:   s.redact(string(body)),
+		},
+		Curl: s.curl(req, body),
+	}
+}
+
+func (s *session) response(resp *http.Response, body []byte) *ExchangeResponse {
+	out := &ExchangeResponse{Status: resp.StatusCode, Header: s.redactHeader(resp.Header)}
+	if len(body) > maxKeptBody {
+		body, out.Truncated = body[:maxKeptBody], true
+	}
+	out.Body = s.redact(string(body))
+	return out
+}
+
+func (s *session) redactHeader(h http.Header) http.Header {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			out[k] = append(out[k], s.redact(v))
+		}
+	}
+	return out
+}
+
+// curl writes a command that repeats req; the key comes from the environment.
+func (s *session) curl(req *http.Request, body []byte) string {
+	var b strings.Builder
+	b.WriteString("curl -sS -i")
+	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
+		b.WriteString(" -X " + req.Method)
+	}
+	keys := make([]string, 0, len(req.Header))
+	for k := range req.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range req.Header[k] {
+			b.WriteString(" -H " + shellQuote(k+": "+s.redact(v)))
+		}
+	}
+	if len(body) > 0 {
+		b.WriteString(" --data-binary " + shellQuote(s.redact(string(body))))
+	}
+	b.WriteString(" " + shellQuote(s.redact(req.URL.String())))
+	return b.String()
+}
+
+// shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
+// double-quoted so that the shell expands it; everything else is single-quoted.
+func shellQuote(str string) string {
+	if !strings.Contains(str, KeyPlaceholder) {
+		return "'" + strings.ReplaceAll(str, "'", `'\''`) + "'"
+	}
+	parts := strings.Split(str, KeyPlaceholder)
+	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	for i, p := range parts {
+		parts[i] = esc.Replace(p)
+	}
+	return `"` + strings.Join(parts, KeyPlaceholder) + `"`
+}
