@@ -110,4 +110,3 @@ func seedOf(n int) []NewPet {
 	}
 	return out
 }
-

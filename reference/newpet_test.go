@@ -1,0 +1,79 @@
+package reference
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/spec"
+)
+
+func TestCheckDuplicateKeys(t *testing.T) {
+	for doc, dup := range map[string]bool{
+		`{"a":1,"b":2}`:                      false,
+		`{"a":1,"a":2}`:                      true,
+		`{"a":{"b":1},"b":{"b":2}}`:          false,
+		`{"x":{"b":1,"b":2}}`:                true,
+		`{"x":[{"b":1},{"b":2}]}`:            false,
+		`{"x":[{"b":1,"b":2}]}`:              true,
+		`{"a":"a","b":["a","a"],"c":"a"}`:    false,
+		`{"a":[],"b":{},"a":null}`:           true,
+		`[{"k":1},{"k":1}]`:                  false,
+		`{"name":"a","categoryId":1,"n":{}}`: false,
+	} {
+		err := checkDuplicateKeys([]byte(doc))
+		assert.Equal(t, dup, err != nil, "%s: %v", doc, err)
+	}
+}
+
+func TestJSONInt64(t *testing.T) {
+	for raw, want := range map[string]int64{"0": 0, "-7": -7, "1.0": 1, "1e3": 1000,
+		"9223372036854775807": 9223372036854775807, "-9223372036854775808": -9223372036854775808} {
+		got, err := jsonInt64([]byte(raw))
+		require.NoError(t, err, raw)
+		assert.Equal(t, want, got, raw)
+	}
+	for _, raw := range []string{`"1"`, "1.5", "true", "null", "9223372036854775808", "1e300", "{}"} {
+		_, err := jsonInt64([]byte(raw))
+		assert.Error(t, err, raw)
+	}
+}
+
+func TestLoadSeedShipped(t *testing.T) {
+	seed, err := LoadSeed(filepath.Join("..", "testdata", "pets.json"))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(seed), 30)
+	values, err := spec.StatusValues(spec.MustLoad())
+	require.NoError(t, err)
+	count := map[string]int{}
+	for _, p := range seed {
+		require.NoError(t, validateNewPet(p, values), p.Name)
+		count[p.Status]++
+	}
+	for _, v := range append(values, "") {
+		assert.Positive(t, count[v], "animals with status %q", v)
+	}
+	_, err = NewServer(Config{APIKeys: []string{testKey}, Seed: seed})
+	assert.NoError(t, err)
+}
+
+func TestLoadSeedErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"object.json":    `{"name":"Rex","categoryId":1}`,
+		"broken.json":    `[{"name":"Rex",`,
+		"missing.json":   `[{"name":"Rex"}]`,
+		"duplicate.json": `[{"name":"Rex","categoryId":1,"name":"Tom"}]`,
+		"typed.json":     `[{"name":"Rex","categoryId":"one"}]`,
+	} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+		_, err := LoadSeed(path)
+		assert.Error(t, err, name)
+	}
+	_, err := LoadSeed(filepath.Join(dir, "absent.json"))
+	assert.Error(t, err)
+}
