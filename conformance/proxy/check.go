@@ -1,0 +1,196 @@
+package proxy
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// maxFindings caps the findings a Summary keeps, so that a proxy left running for days holds
+// bounded memory; the counters keep counting past it.
+const maxFindings = 1000
+
+// Finding is one violation seen in one exchange: the spec's Violation plus the exchange it
+// came from, so that a line names both what broke and which call broke it.
+type Finding struct {
+	spec.Violation
+	Exchange string `json:"exchange"` // "GET /v1/pets?limit=2 -> 200", the API key masked
+}
+
+// String is the violation line the proxy logs and check-har prints, for example
+//
+//	violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]
+func (f Finding) String() string {
+	return "violation: " + f.Violation.String() + " [" + f.Exchange + "]"
+}
+
+// Summary is what the traffic seen so far shows: how much was checked, what broke, and which
+// part of the description it exercised. The proxy serves it at /__conformance/report and
+// CheckHAR returns it.
+type Summary struct {
+	// Checked counts exchanges under the base path that were validated.
+	Checked int `json:"checked"`
+	// Ignored counts exchanges outside the base path and CORS preflights: not API calls.
+	Ignored int `json:"ignored"`
+	// Incomplete counts exchanges whose body was over the size cap or not recorded: routed
+	// and counted in coverage, but their bodies (and, for a response, its status) unchecked.
+	Incomplete int `json:"incomplete"`
+	// UpstreamErrors counts requests the upstream never answered (the proxy answered 502).
+	UpstreamErrors int `json:"upstreamErrors"`
+	// Violations counts every violation, ViolationsByOperation per operationId ("-": no
+	// operation matched).
+	Violations            int            `json:"violations"`
+	ViolationsByOperation map[string]int `json:"violationsByOperation"`
+	// Findings are the first violations, in the order seen (at most 1000).
+	Findings []Finding `json:"findings"`
+	Coverage Coverage  `json:"coverage"`
+}
+
+// exchange is one request and its response, with bodies as far as they were kept.
+type exchange struct {
+	req          *http.Request // its URL path starts with the base path
+	reqBody      []byte
+	reqComplete  bool // false: the body went over the cap and was not validated
+	status       int
+	header       http.Header
+	respBody     []byte
+	respComplete bool
+}
+
+// checker validates exchanges and keeps the Summary. The proxy and CheckHAR share it, so that
+// both give the same lines for the same traffic. It is safe for concurrent use.
+type checker struct {
+	v       *spec.Validator
+	base    string
+	secrets *secrets
+
+	mu  sync.Mutex
+	sum Summary
+	cov *coverage
+}
+
+func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
+	if doc == nil {
+		var err error
+		if doc, err = spec.Load(); err != nil {
+			return nil, err
+		}
+	}
+	v, err := spec.NewValidator(doc)
+	if err != nil {
+		return nil, err
+	}
+	base, err := spec.BasePath(doc)
+	if err != nil {
+		return nil, err
+	}
+	cov, err := newCoverage(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &checker{v: v, base: base, secrets: sec, cov: cov,
+		sum: Summary{ViolationsByOperation: map[string]int{}}}, nil
+}
+
+// inScope reports whether req is an API call to check: under the base path, and not a CORS
+// preflight (which a browser sends on its own and the description does not document).
+func (c *checker) inScope(req *http.Request) bool {
+	p := req.URL.Path
+	if p != c.base && !strings.HasPrefix(p, c.base+"/") {
+		return false
+	}
+	return req.Method != http.MethodOptions || req.Header.Get("Access-Control-Request-Method") == ""
+}
+
+func (c *checker) ignore() {
+	c.mu.Lock()
+	c.sum.Ignored++
+	c.mu.Unlock()
+}
+
+func (c *checker) upstreamError() {
+	c.mu.Lock()
+	c.sum.UpstreamErrors++
+	c.mu.Unlock()
+}
+
+// check validates ex and returns its findings.
+//
+// A request that breaks the description is not held against the exchange when the upstream
+// rejected it with a 4xx status the operation documents: that is the description's own
+// answer to a bad request (no API key and 401, limit=500 and 400), which client test suites
+// send on purpose. Accepted, or answered otherwise, it is a finding.
+func (c *checker) check(ex exchange) []Finding {
+	var vs []spec.Violation
+	route, _, routeErr := c.v.Route(ex.req)
+	switch {
+	case routeErr != nil:
+		vs = c.v.ValidateRequest(ex.req, ex.reqBody) // the one "no operation matches" violation
+	default:
+		if ex.respComplete {
+			vs = c.v.ValidateResponse(ex.req, ex.status, ex.header, ex.respBody)
+		}
+		rejected := ex.status >= 400 && ex.status < 500 && route.Operation.Responses.Status(ex.status) != nil
+		if ex.reqComplete && !rejected {
+			vs = append(c.v.ValidateRequest(ex.req, ex.reqBody), vs...)
+		}
+	}
+	name := exchangeName(ex.req, ex.status)
+	out := make([]Finding, 0, len(vs))
+	for _, v := range vs {
+		v.Message = c.secrets.scrub(v.Message)
+		v.Location = c.secrets.scrub(v.Location)
+		out = append(out, Finding{Violation: v, Exchange: c.secrets.scrub(name)})
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sum.Checked++
+	if !ex.reqComplete || !ex.respComplete {
+		c.sum.Incomplete++
+	}
+	if routeErr == nil {
+		c.cov.record(route.Operation.OperationID, ex)
+	}
+	for _, f := range out {
+		op := f.Operation
+		if op == "" {
+			op = "-"
+		}
+		c.sum.Violations++
+		c.sum.ViolationsByOperation[op]++
+		if len(c.sum.Findings) < maxFindings {
+			c.sum.Findings = append(c.sum.Findings, f)
+		}
+	}
+	return out
+}
+
+// summary returns a copy of the Summary so far.
+func (c *checker) summary() Summary {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.sum
+	s.ViolationsByOperation = make(map[string]int, len(c.sum.ViolationsByOperation))
+	for k, n := range c.sum.ViolationsByOperation {
+		s.ViolationsByOperation[k] = n
+	}
+	s.Findings = append([]Finding(nil), c.sum.Findings...)
+	s.Coverage = c.cov.snapshot()
+	return s
+}
+
+// exchangeName is "METHOD path?query -> status", the request's target as the client wrote it
+// relative to the host, with secret query parameters masked.
+func exchangeName(req *http.Request, status int) string {
+	target := req.URL.EscapedPath()
+	if req.URL.RawQuery != "" {
+		target += "?" + maskQuery(req.URL.RawQuery)
+	}
+	return fmt.Sprintf("%s %s -> %d", req.Method, target, status)
+}

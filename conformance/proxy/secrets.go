@@ -1,0 +1,113 @@
+package proxy
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// mask replaces a credential wherever the proxy writes something down.
+const mask = "***"
+
+const (
+	// maxSecrets bounds the keys remembered for scrubbing; headers are masked regardless.
+	maxSecrets = 64
+	// minSecretLen keeps a one-letter key from masking every such letter of a report.
+	minSecretLen = 4
+)
+
+// sensitiveHeaders are masked in HAR files; their values are also remembered as secrets so
+// that a server echoing a key in a body or an error message does not leak it either.
+var sensitiveHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
+
+// sensitiveParams are query parameters that commonly carry a key.
+var sensitiveParams = map[string]bool{
+	"api_key": true, "apikey": true, "api-key": true, "key": true, "token": true, "access_token": true,
+}
+
+// secrets remembers the API keys seen in traffic (and the one in PETSTORE_API_KEY), and
+// scrubs them from every text the proxy logs, reports or records.
+type secrets struct {
+	mu   sync.RWMutex
+	list []string
+}
+
+func (s *secrets) add(v string) {
+	v = strings.TrimSpace(v)
+	if len(v) < minSecretLen {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, have := range s.list {
+		if have == v {
+			return
+		}
+	}
+	if len(s.list) < maxSecrets {
+		s.list = append(s.list, v)
+	}
+}
+
+// learn remembers the credentials req carries.
+func (s *secrets) learn(h http.Header, rawQuery string) {
+	for _, name := range sensitiveHeaders {
+		for _, v := range h.Values(name) {
+			if scheme, cred, ok := strings.Cut(v, " "); ok && name != "Cookie" && name != "Set-Cookie" && scheme != "" {
+				v = cred
+			}
+			s.add(v)
+		}
+	}
+	for _, kv := range strings.Split(rawQuery, "&") {
+		if k, v, ok := strings.Cut(kv, "="); ok && sensitiveParams[strings.ToLower(k)] {
+			s.add(v)
+		}
+	}
+}
+
+// scrub replaces every remembered secret in text with the mask.
+func (s *secrets) scrub(text string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, v := range s.list {
+		text = strings.ReplaceAll(text, v, mask)
+	}
+	return text
+}
+
+// maskHeader returns a copy of h with credentials masked. Authorization keeps its scheme
+// ("Bearer ***"), so a masked HAR still shows that a key was sent, and re-checking it gives
+// the same verdict on authentication.
+func maskHeader(h http.Header) http.Header {
+	out := h.Clone()
+	for _, name := range sensitiveHeaders {
+		vals := out.Values(name)
+		if len(vals) == 0 {
+			continue
+		}
+		masked := make([]string, len(vals))
+		for i, v := range vals {
+			masked[i] = mask
+			if scheme, cred, ok := strings.Cut(v, " "); ok && (name == "Authorization" || name == "Proxy-Authorization") {
+				masked[i] = scheme + " " + mask
+				if strings.TrimSpace(cred) == "" {
+					masked[i] = v
+				}
+			}
+		}
+		out[http.CanonicalHeaderKey(name)] = masked
+	}
+	return out
+}
+
+// maskQuery masks the values of sensitiveParams in a raw query, keeping order and encoding.
+func maskQuery(raw string) string {
+	parts := strings.Split(raw, "&")
+	for i, kv := range parts {
+		if k, _, ok := strings.Cut(kv, "="); ok && sensitiveParams[strings.ToLower(k)] {
+			parts[i] = k + "=" + mask
+		}
+	}
+	return strings.Join(parts, "&")
+}
