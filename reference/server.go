@@ -89,20 +89,23 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 		return nil, err
 	}
 
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.HandleFunc("GET /openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/yaml")
-		_, _ = w.Write(raw)
-	})
+	// Outside the spec, for the people who run the server. Matched exactly, before the API:
+	// http.ServeMux would answer unclean paths (/v1//pets) with a redirect, not an Error.
+	extras := map[string]extraRoute{
+		"/healthz": {http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		}},
+		"/openapi.yaml": {http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/yaml")
+			_, _ = w.Write(raw)
+		}},
+	}
 	if cfg.AdminKey != "" {
 		admin, err := newKeySet([]string{cfg.AdminKey})
 		if err != nil {
 			return nil, fmt.Errorf("reference: admin key: %w", err)
 		}
-		mux.HandleFunc("POST /_admin/reset", func(w http.ResponseWriter, r *http.Request) {
+		extras["/_admin/reset"] = extraRoute{http.MethodPost, func(w http.ResponseWriter, r *http.Request) {
 			if !admin.check(r) {
 				s.ew.writeError(w, r, errUnauthorized)
 				return
@@ -112,9 +115,19 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 				return
 			}
 			w.WriteHeader(http.StatusNoContent)
-		})
+		}}
 	}
-	mux.Handle("/", a) // the API, and the 404 Error for every other path
+	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e, ok := extras[r.URL.Path]
+		switch {
+		case !ok:
+			a.ServeHTTP(w, r) // the API, and the 404 Error for every other path
+		case r.Method != e.method:
+			s.ew.writeError(w, r, &methodNotAllowed{allow: e.method})
+		default:
+			e.handler(w, r)
+		}
+	})
 
 	var h http.Handler = mux
 	if len(cfg.CORSOrigins) > 0 {
@@ -211,6 +224,12 @@ func (s *server) operations(doc *openapi3.T) (map[string]http.Handler, error) {
 		return nil, fmt.Errorf("reference: no handler for operation(s) %s", strings.Join(missing, ", "))
 	}
 	return hs, nil
+}
+
+// extraRoute is an endpoint outside the spec: one method on one path.
+type extraRoute struct {
+	method  string
+	handler http.HandlerFunc
 }
 
 // syncWriter serialises writes from the access log and the error log of concurrent requests.

@@ -225,3 +225,23 @@ func TestNewServerConfigErrors(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
+	h := newTestServer(t, Config{AdminKey: "admin"})
+	for _, tc := range []struct {
+		req   req
+		allow string
+	}{
+		{req{method: "POST", path: "/healthz"}, "GET"},
+		{req{method: "DELETE", path: "/openapi.yaml"}, "GET"},
+		{req{method: "GET", path: "/_admin/reset", auth: "Bearer admin"}, "POST"},
+	} {
+		w := do(t, h, tc.req)
+		assert.Equal(t, http.StatusMethodNotAllowed, w.Code, tc.req.path)
+		assert.Equal(t, tc.allow, w.Header().Get("Allow"))
+		assert.Equal(t, CodeMethodNotAllowed, errorBody(t, w).Code)
+	}
+	w := do(t, h, req{method: "GET", path: "/v1//pets", auth: authed})
+	assert.Equal(t, http.StatusNotFound, w.Code, "no redirect for an unclean path")
+	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
+}
