@@ -105,15 +105,20 @@ func Lint(doc *openapi3.T) []Finding {
 // LintData loads data (YAML or JSON) and lints it. A file kin-openapi cannot load at all
 // yields a single openapi-parse finding.
 func LintData(data []byte) []Finding {
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(data)
+	_, fs := lintData(data)
+	return fs
+}
+
+// lintData is LintData that also returns the document, nil when it could not be loaded.
+func lintData(data []byte) (*openapi3.T, []Finding) {
+	doc, err := openapi3.NewLoader().LoadFromData(data)
 	if err != nil {
-		return []Finding{{
+		return nil, []Finding{{
 			Rule: RuleParse, Severity: Error, Pointer: "#",
 			Message: oneLine(err.Error()),
 		}}
 	}
-	return Lint(doc)
+	return doc, Lint(doc)
 }
 
 // HasErrors reports whether any finding has severity error.

@@ -3,11 +3,13 @@ package lint
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -159,4 +161,28 @@ func TestCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestNewCommandCrossChecksRules(t *testing.T) {
+	refs := func(doc *openapi3.T) ([]RuleRef, error) {
+		return []RuleRef{{Rule: "getPet/unknown-id-404", Operation: "getPet", Status: 404}}, nil
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := NewCommand(refs)
+	require.NoError(t, cmd(context.Background(), nil, &stdout, &stderr), "the shipped spec has what the rule expects")
+	assert.Empty(t, stdout.String())
+
+	// A spec without getPet's 404 leaves the rule expecting a response that is gone.
+	data := strings.Replace(string(spec.Bytes()), "        '404':\n", "        '418':\n", 1)
+	file := filepath.Join(t.TempDir(), "openapi.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(data), 0o600))
+	err := cmd(context.Background(), []string{file}, &stdout, &stderr)
+	assert.Equal(t, cli.ExitFail, cli.Code(err))
+	assert.Contains(t, stdout.String(), "error rule-response #/paths/~1pets~1{petId}/get/responses/404 rule getPet/unknown-id-404 expects response 404")
+
+	failing := NewCommand(func(*openapi3.T) ([]RuleRef, error) { return nil, errors.New("no PetStatus enum") })
+	stdout.Reset()
+	err = failing(context.Background(), nil, &stdout, &stderr)
+	assert.Equal(t, cli.ExitFail, cli.Code(err))
+	assert.Equal(t, "error rule-operation # the conformance rules cannot be built from this spec: no PetStatus enum\n", stdout.String())
 }
