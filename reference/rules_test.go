@@ -28,7 +28,7 @@ func TestListLimit(t *testing.T) {
 		query string
 		want  int64
 	}{{"", b.Default}, {"?limit=" + strconv.FormatInt(b.Min, 10), b.Min}, {"?limit=" + strconv.FormatInt(b.Max, 10), b.Max}} {
-		got := pets(t, do(t, h, req{method: "GET", path: "/v1/pets" + tc.query, auth: authed}))
+		got := pets(t, do(t, h, get("/v1/pets" + tc.query)))
 		require.Len(t, got, int(tc.want), tc.query)
 		for i, p := range got {
 			assert.Equal(t, int64(i+1), p.ID, "ascending id order from the first")
@@ -36,9 +36,9 @@ func TestListLimit(t *testing.T) {
 	}
 	// Fewer animals than the limit: all of them.
 	h = newTestServer(t, Config{Seed: seedOf(3)})
-	assert.Len(t, pets(t, do(t, h, req{method: "GET", path: "/v1/pets?limit=50", auth: authed})), 3)
+	assert.Len(t, pets(t, do(t, h, get("/v1/pets?limit=50"))), 3)
 	h = newTestServer(t, Config{})
-	w := do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+	w := do(t, h, get("/v1/pets"))
 	assert.Equal(t, "[]\n", w.Body.String(), "an empty store lists an empty array")
 }
 
@@ -55,7 +55,7 @@ func TestListStatusFilter(t *testing.T) {
 				want = append(want, int64(i+1))
 			}
 		}
-		got := pets(t, do(t, h, req{method: "GET", path: "/v1/pets?limit=100&status=" + status, auth: authed}))
+		got := pets(t, do(t, h, get("/v1/pets?limit=100&status=" + status)))
 		var ids []int64
 		for _, p := range got {
 			assert.Equal(t, status, p.Status)
@@ -68,7 +68,7 @@ func TestListStatusFilter(t *testing.T) {
 // 4.1 rule 3: a plain array, no wrapper; animals without status have no status field.
 func TestListPlainArray(t *testing.T) {
 	h := newTestServer(t, Config{Seed: []NewPet{{Name: "Rex", CategoryID: 1}, {Name: "Tom", CategoryID: 2, Status: "sold"}}})
-	w := do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+	w := do(t, h, get("/v1/pets"))
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.JSONEq(t, `[{"id":1,"name":"Rex","categoryId":1},{"id":2,"name":"Tom","categoryId":2,"status":"sold"}]`, w.Body.String())
 }
@@ -91,11 +91,11 @@ func TestCreateThenGet(t *testing.T) {
 		path := "/v1/pets/" + strconv.FormatFloat(id.(float64), 'f', -1, 64)
 		assert.Equal(t, path, w.Header().Get("Location"))
 
-		got := do(t, h, req{method: "GET", path: path, auth: authed})
+		got := do(t, h, get(path))
 		require.Equal(t, http.StatusOK, got.Code)
 		assert.JSONEq(t, w.Body.String(), got.Body.String())
 	}
-	ids := pets(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed}))
+	ids := pets(t, do(t, h, get("/v1/pets")))
 	assert.Len(t, ids, 6)
 	assert.Equal(t, int64(6), ids[5].ID, "ids continue after the seed")
 }
@@ -110,15 +110,15 @@ func TestGetPetDeprecationHeaders(t *testing.T) {
 
 	h := newTestServer(t, Config{Seed: seedOf(1)})
 	for _, path := range []string{"/v1/pets/1", "/v1/pets/2"} {
-		w := do(t, h, req{method: "GET", path: path, auth: authed})
+		w := do(t, h, get(path))
 		assert.Equal(t, "@"+strconv.FormatInt(op.DeprecatedSince.Unix(), 10), w.Header().Get("Deprecation"), path)
 		sunset, err := http.ParseTime(w.Header().Get("Sunset"))
 		require.NoError(t, err)
 		assert.True(t, sunset.Equal(op.Sunset), path)
 	}
-	assert.Equal(t, "Thu, 05 Dec 2030 00:00:00 GMT", do(t, h, req{method: "GET", path: "/v1/pets/1", auth: authed}).Header().Get("Sunset"),
+	assert.Equal(t, "Thu, 05 Dec 2030 00:00:00 GMT", do(t, h, get("/v1/pets/1")).Header().Get("Sunset"),
 		"interface document 4.3: removal on 5 December 2030")
-	assert.Empty(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed}).Header().Get("Deprecation"), "listPets is not deprecated")
+	assert.Empty(t, do(t, h, get("/v1/pets")).Header().Get("Deprecation"), "listPets is not deprecated")
 }
 
 // 9.3: on and after the sunset date the operation is gone.
@@ -134,7 +134,7 @@ func TestGetPetAfterSunset(t *testing.T) {
 		{op.Sunset.AddDate(1, 0, 0), http.StatusNotFound},
 	} {
 		h := newTestServer(t, Config{Seed: seedOf(1), Now: func() time.Time { return tc.now }})
-		w := do(t, h, req{method: "GET", path: "/v1/pets/1", auth: authed})
+		w := do(t, h, get("/v1/pets/1"))
 		require.Equal(t, tc.want, w.Code, tc.now)
 		if tc.want == http.StatusNotFound {
 			e := errorBody(t, w)

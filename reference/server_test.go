@@ -20,54 +20,54 @@ var responseCases = []struct {
 	code   string // Error code; "" for a success body
 }{
 	// 4.1 List all animals
-	{"4.1 200 list", req{method: "GET", path: "/v1/pets", auth: authed}, 200, ""},
-	{"4.1 200 limit and status", req{method: "GET", path: "/v1/pets?limit=5&status=sold", auth: authed}, 200, ""},
+	{"4.1 200 list", get("/v1/pets"), 200, ""},
+	{"4.1 200 limit and status", get("/v1/pets?limit=5&status=sold"), 200, ""},
 	{"4.1 401 no key", req{method: "GET", path: "/v1/pets"}, 401, CodeUnauthorized},
-	{"silent: limit 0", req{method: "GET", path: "/v1/pets?limit=0", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: limit 101", req{method: "GET", path: "/v1/pets?limit=101", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: limit not an integer", req{method: "GET", path: "/v1/pets?limit=ten", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: limit 1.5", req{method: "GET", path: "/v1/pets?limit=1.5", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: limit empty", req{method: "GET", path: "/v1/pets?limit=", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: limit repeated", req{method: "GET", path: "/v1/pets?limit=1&limit=2", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: unknown status", req{method: "GET", path: "/v1/pets?status=lost", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: status repeated", req{method: "GET", path: "/v1/pets?status=sold&status=sold", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: unknown query parameter ignored", req{method: "GET", path: "/v1/pets?page=2", auth: authed}, 200, ""},
+	{"silent: limit 0", get("/v1/pets?limit=0"), 400, CodeInvalidRequest},
+	{"silent: limit 101", get("/v1/pets?limit=101"), 400, CodeInvalidRequest},
+	{"silent: limit not an integer", get("/v1/pets?limit=ten"), 400, CodeInvalidRequest},
+	{"silent: limit 1.5", get("/v1/pets?limit=1.5"), 400, CodeInvalidRequest},
+	{"silent: limit empty", get("/v1/pets?limit="), 400, CodeInvalidRequest},
+	{"silent: limit repeated", get("/v1/pets?limit=1&limit=2"), 400, CodeInvalidRequest},
+	{"silent: unknown status", get("/v1/pets?status=lost"), 400, CodeInvalidRequest},
+	{"silent: status repeated", get("/v1/pets?status=sold&status=sold"), 400, CodeInvalidRequest},
+	{"silent: unknown query parameter ignored", get("/v1/pets?page=2"), 200, ""},
 
 	// 4.2 Add an animal
-	{"4.2 201", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"available"}`}, 201, ""},
-	{"4.2 201 without status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}, 201, ""},
+	{"4.2 201", post(`{"name":"Rex","categoryId":1,"status":"available"}`), 201, ""},
+	{"4.2 201 without status", post(`{"name":"Rex","categoryId":1}`), 201, ""},
 	{"4.2 201 charset parameter", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "application/json; charset=utf-8", body: `{"name":"Rex","categoryId":1}`}, 201, ""},
-	{"silent: unknown field ignored", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"colour":"red"}`}, 201, ""},
-	{"silent: categoryId negative", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":-9223372036854775808}`}, 201, ""},
+	{"silent: unknown field ignored", post(`{"name":"Rex","categoryId":1,"colour":"red"}`), 201, ""},
+	{"silent: categoryId negative", post(`{"name":"Rex","categoryId":-9223372036854775808}`), 201, ""},
 	{"4.2 400 no body", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT}, 400, CodeInvalidRequest},
-	{"4.2 400 name missing", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"categoryId":1}`}, 400, CodeInvalidRequest},
-	{"4.2 400 categoryId missing", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex"}`}, 400, CodeInvalidRequest},
-	{"4.2 400 name not a string", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":7,"categoryId":1}`}, 400, CodeInvalidRequest},
-	{"4.2 400 categoryId a string", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":"1"}`}, 400, CodeInvalidRequest},
-	{"4.2 400 categoryId fractional", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1.5}`}, 400, CodeInvalidRequest},
-	{"4.2 400 categoryId beyond int64", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":9223372036854775808}`}, 400, CodeInvalidRequest},
-	{"4.2 400 unknown status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"lost"}`}, 400, CodeInvalidRequest},
-	{"4.2 400 null status", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":null}`}, 400, CodeInvalidRequest},
-	{"4.2 400 not an object", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `["Rex",1]`}, 400, CodeInvalidRequest},
-	{"4.2 400 malformed JSON", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex",`}, 400, CodeInvalidRequest},
-	{"silent: duplicate key", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"name":"Tom"}`}, 400, CodeInvalidRequest},
-	{"silent: empty name", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"","categoryId":1}`}, 400, CodeInvalidRequest},
-	{"silent: name of 201 characters", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"` + strings.Repeat("é", 201) + `","categoryId":1}`}, 400, CodeInvalidRequest},
-	{"silent: name of 200 characters", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"` + strings.Repeat("é", 200) + `","categoryId":1}`}, 201, ""},
-	{"silent: control character in name", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex\u0007","categoryId":1}`}, 400, CodeInvalidRequest},
+	{"4.2 400 name missing", post(`{"categoryId":1}`), 400, CodeInvalidRequest},
+	{"4.2 400 categoryId missing", post(`{"name":"Rex"}`), 400, CodeInvalidRequest},
+	{"4.2 400 name not a string", post(`{"name":7,"categoryId":1}`), 400, CodeInvalidRequest},
+	{"4.2 400 categoryId a string", post(`{"name":"Rex","categoryId":"1"}`), 400, CodeInvalidRequest},
+	{"4.2 400 categoryId fractional", post(`{"name":"Rex","categoryId":1.5}`), 400, CodeInvalidRequest},
+	{"4.2 400 categoryId beyond int64", post(`{"name":"Rex","categoryId":9223372036854775808}`), 400, CodeInvalidRequest},
+	{"4.2 400 unknown status", post(`{"name":"Rex","categoryId":1,"status":"lost"}`), 400, CodeInvalidRequest},
+	{"4.2 400 null status", post(`{"name":"Rex","categoryId":1,"status":null}`), 400, CodeInvalidRequest},
+	{"4.2 400 not an object", post(`["Rex",1]`), 400, CodeInvalidRequest},
+	{"4.2 400 malformed JSON", post(`{"name":"Rex",`), 400, CodeInvalidRequest},
+	{"silent: duplicate key", post(`{"name":"Rex","categoryId":1,"name":"Tom"}`), 400, CodeInvalidRequest},
+	{"silent: empty name", post(`{"name":"","categoryId":1}`), 400, CodeInvalidRequest},
+	{"silent: name of 201 characters", post(`{"name":"` + strings.Repeat("é", 201) + `","categoryId":1}`), 400, CodeInvalidRequest},
+	{"silent: name of 200 characters", post(`{"name":"` + strings.Repeat("é", 200) + `","categoryId":1}`), 201, ""},
+	{"silent: control character in name", post(`{"name":"Rex\u0007","categoryId":1}`), 400, CodeInvalidRequest},
 	{"4.2 401 no key", req{method: "POST", path: "/v1/pets", contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}, 401, CodeUnauthorized},
 	{"silent: 415 text/plain", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "text/plain", body: `{"name":"Rex","categoryId":1}`}, 415, CodeUnsupportedMediaType},
 	{"silent: 415 no Content-Type", req{method: "POST", path: "/v1/pets", auth: authed, body: `{"name":"Rex","categoryId":1}`}, 415, CodeUnsupportedMediaType},
-	{"silent: 413 body too large", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}`}, 413, CodePayloadTooLarge},
+	{"silent: 413 body too large", post(`{"name":"Rex","categoryId":1,"pad":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}`), 413, CodePayloadTooLarge},
 
 	// 4.3 Get an animal
-	{"4.3 200", req{method: "GET", path: "/v1/pets/1", auth: authed}, 200, ""},
+	{"4.3 200", get("/v1/pets/1"), 200, ""},
 	{"4.3 401 no key", req{method: "GET", path: "/v1/pets/1"}, 401, CodeUnauthorized},
-	{"4.3 404 unknown id", req{method: "GET", path: "/v1/pets/9999", auth: authed}, 404, CodeNotFound},
-	{"silent: petId 0", req{method: "GET", path: "/v1/pets/0", auth: authed}, 404, CodeNotFound},
-	{"silent: petId negative", req{method: "GET", path: "/v1/pets/-1", auth: authed}, 404, CodeNotFound},
-	{"silent: petId not an integer", req{method: "GET", path: "/v1/pets/abc", auth: authed}, 400, CodeInvalidRequest},
-	{"silent: petId beyond int64", req{method: "GET", path: "/v1/pets/9223372036854775808", auth: authed}, 400, CodeInvalidRequest},
+	{"4.3 404 unknown id", get("/v1/pets/9999"), 404, CodeNotFound},
+	{"silent: petId 0", get("/v1/pets/0"), 404, CodeNotFound},
+	{"silent: petId negative", get("/v1/pets/-1"), 404, CodeNotFound},
+	{"silent: petId not an integer", get("/v1/pets/abc"), 400, CodeInvalidRequest},
+	{"silent: petId beyond int64", get("/v1/pets/9223372036854775808"), 400, CodeInvalidRequest},
 
 	// 5 Authentication: the scheme is case-insensitive (RFC 9110 11.1), the key is not.
 	{"5 401 wrong key", req{method: "GET", path: "/v1/pets", auth: "Bearer nope"}, 401, CodeUnauthorized},
@@ -82,11 +82,17 @@ var responseCases = []struct {
 	{"5 401 before 400", req{method: "GET", path: "/v1/pets?limit=0"}, 401, CodeUnauthorized},
 
 	// Outside the operations
-	{"404 unknown path", req{method: "GET", path: "/v1/cats", auth: authed}, 404, CodeNotFound},
-	{"404 outside the base path", req{method: "GET", path: "/pets", auth: authed}, 404, CodeNotFound},
-	{"404 trailing slash", req{method: "GET", path: "/v1/pets/", auth: authed}, 404, CodeNotFound},
+	{"404 unknown path", get("/v1/cats"), 404, CodeNotFound},
+	{"404 outside the base path", get("/pets"), 404, CodeNotFound},
+	{"404 trailing slash", get("/v1/pets/"), 404, CodeNotFound},
 	{"405 DELETE /pets", req{method: "DELETE", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 PUT /pets/{petId}", req{method: "PUT", path: "/v1/pets/1", auth: authed}, 405, CodeMethodNotAllowed},
+}
+
+// get is an authenticated GET; post an authenticated JSON POST /v1/pets.
+func get(path string) req { return get(path) }
+func post(body string) req {
+	return req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: body}
 }
 
 // TestResponses runs every case with validation on and off: the handlers alone must give

@@ -83,7 +83,7 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 			h, err := newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow},
 				func(m map[string]http.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
-			w := do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+			w := do(t, h, get("/v1/pets"))
 			require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
 			assert.Equal(t, CodeInternal, errorBody(t, w).Code)
 			assert.Contains(t, logBuf.String(), "response violates the spec: GET /v1/pets")
@@ -94,7 +94,7 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 				func(m map[string]http.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
 			want := serve(broken, newRequest(t, "GET", "/v1/pets", nil))
-			w = do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})
+			w = do(t, h, get("/v1/pets"))
 			assert.Equal(t, want.Code, w.Code)
 			assert.Equal(t, want.Body.String(), w.Body.String())
 			assert.Contains(t, logBuf.String(), "response violates the spec")
@@ -114,7 +114,7 @@ func TestPanicBecomesErrorBody(t *testing.T) {
 			})
 		})
 		require.NoError(t, err)
-		w := do(t, h, req{method: "GET", path: "/v1/pets/1", auth: authed})
+		w := do(t, h, get("/v1/pets/1"))
 		require.Equal(t, http.StatusInternalServerError, w.Code)
 		assert.Equal(t, CodeInternal, errorBody(t, w).Code)
 		assert.Empty(t, w.Header().Get("Sunset"))
@@ -202,9 +202,9 @@ func TestAdminReset(t *testing.T) {
 		assert.Equal(t, http.StatusUnauthorized, w.Code, auth)
 		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
 	}
-	assert.Len(t, pets(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed})), 4)
+	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 4)
 	assert.Equal(t, http.StatusNoContent, do(t, h, reset("Bearer admin")).Code)
-	got := pets(t, do(t, h, req{method: "GET", path: "/v1/pets", auth: authed}))
+	got := pets(t, do(t, h, get("/v1/pets")))
 	require.Len(t, got, 3)
 	for i, p := range got {
 		assert.Equal(t, Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
@@ -241,7 +241,7 @@ func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
 		assert.Equal(t, tc.allow, w.Header().Get("Allow"))
 		assert.Equal(t, CodeMethodNotAllowed, errorBody(t, w).Code)
 	}
-	w := do(t, h, req{method: "GET", path: "/v1//pets", auth: authed})
+	w := do(t, h, get("/v1//pets"))
 	assert.Equal(t, http.StatusNotFound, w.Code, "no redirect for an unclean path")
 	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
 }
