@@ -90,7 +90,7 @@ var responseCases = []struct {
 }
 
 // get is an authenticated GET; post an authenticated JSON POST /v1/pets.
-func get(path string) req { return get(path) }
+func get(path string) req { return req{method: "GET", path: path, auth: authed} }
 func post(body string) req {
 	return req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: body}
 }
