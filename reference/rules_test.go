@@ -28,7 +28,7 @@ func TestListLimit(t *testing.T) {
 		query string
 		want  int64
 	}{{"", b.Default}, {"?limit=" + strconv.FormatInt(b.Min, 10), b.Min}, {"?limit=" + strconv.FormatInt(b.Max, 10), b.Max}} {
-		got := pets(t, do(t, h, get("/v1/pets" + tc.query)))
+		got := pets(t, do(t, h, get("/v1/pets"+tc.query)))
 		require.Len(t, got, int(tc.want), tc.query)
 		for i, p := range got {
 			assert.Equal(t, int64(i+1), p.ID, "ascending id order from the first")
@@ -55,7 +55,7 @@ func TestListStatusFilter(t *testing.T) {
 				want = append(want, int64(i+1))
 			}
 		}
-		got := pets(t, do(t, h, get("/v1/pets?limit=100&status=" + status)))
+		got := pets(t, do(t, h, get("/v1/pets?limit=100&status="+status)))
 		var ids []int64
 		for _, p := range got {
 			assert.Equal(t, status, p.Status)
