@@ -90,7 +90,7 @@ func TestKeyNeverLogged(t *testing.T) {
 	rec := NewRecorder()
 	px, p, logs := newTestProxy(t, newReference(t, faulty).URL+"/v1", Config{Record: rec})
 	for _, c := range append(faultyTraffic,
-		call{method: "GET", path: "/v1/" + testKey, auth: bearer},                  // the key in a path
+		call{method: "GET", path: "/v1/" + testKey, auth: bearer},                   // the key in a path
 		call{method: "GET", path: "/v1/pets?api_key=" + testKey, auth: "Basic xyz"}, // and in a query
 	) {
 		send(t, px.URL, c)
