@@ -53,9 +53,9 @@ func TestBodyOverTheCap(t *testing.T) {
 func TestCheckBrowserHAR(t *testing.T) {
 	const missingCategory = `violation: getPet response at body/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets/1 -> 200]`
 	tests := []struct {
-		name                       string
-		opts                       []HAROption
-		want                       []string
+		name             string
+		opts             []HAROption
+		want             []string
 		checked, ignored int
 	}{
 		{name: "every host", want: []string{missingCategory,
