@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,10 +25,11 @@ func (r *runner) prepare() error {
 	r.fixture = &Fixture{ByStatus: map[string][]map[string]any{}}
 	pets, err := r.list("")
 	if err != nil {
-		if _, unreachable := err.(transportError); unreachable {
-			return fmt.Errorf("conformance: %s: %w: %v", r.sess.baseURL, ErrUnreachable, err)
+		var te transportError
+		if errors.As(err, &te) {
+			return fmt.Errorf("conformance: %w: %s: %s", ErrUnreachable, r.sess.baseURL, r.sess.redact(te.cause()))
 		}
-		r.prepErr = err.Error()
+		r.prepErr = r.sess.redact(err.Error())
 		return nil
 	}
 	r.fixture.Pets = pets
@@ -35,7 +37,7 @@ func (r *runner) prepare() error {
 	if need.PerStatus > 0 {
 		for _, s := range r.facts.statuses {
 			if r.fixture.ByStatus[s], err = r.list(s); err != nil {
-				r.prepErr = err.Error()
+				r.prepErr = r.sess.redact(err.Error())
 				return nil
 			}
 		}
@@ -46,14 +48,14 @@ func (r *runner) prepare() error {
 	for _, s := range r.facts.statuses {
 		for len(r.fixture.ByStatus[s]) < need.PerStatus {
 			if err := r.create(s); err != nil {
-				r.prepErr = err.Error()
+				r.prepErr = r.sess.redact(err.Error())
 				return nil
 			}
 		}
 	}
 	for i := 0; len(r.fixture.Pets) < need.Animals; i++ {
 		if err := r.create(r.facts.statuses[i%len(r.facts.statuses)]); err != nil {
-			r.prepErr = err.Error()
+			r.prepErr = r.sess.redact(err.Error())
 			return nil
 		}
 	}
@@ -82,7 +84,17 @@ func (r *runner) unmet(n Needs) string {
 	return ""
 }
 
+// transportError is a request that got no response at all.
 type transportError struct{ error }
+
+// cause is the innermost reason (connection refused, timeout), without the URL.
+func (e transportError) cause() string {
+	var ue *url.Error
+	if errors.As(e.error, &ue) {
+		return ue.Err.Error()
+	}
+	return e.Error()
+}
 
 // list returns the animals the target lists with the maximum limit, filtered by status
 // unless it is "". Only animals whose status matches are kept, so a broken filter cannot
@@ -135,7 +147,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	}
 	resp, data, _, err := r.sess.send(req)
 	if err != nil {
-		return transportError{fmt.Errorf("%s %s: %s", method, path, r.sess.redact(err.Error()))}
+		return transportError{fmt.Errorf("%s %s: %w", method, path, err)}
 	}
 	if resp.StatusCode != want {
 		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.redact(string(data)))

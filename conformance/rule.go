@@ -53,9 +53,9 @@ func (s *Severity) UnmarshalText(b []byte) error {
 // any rule runs (creating only the shortfall, unless the run is read-only).
 type Needs struct {
 	// Animals is the least number of animals the store must hold.
-	Animals int
+	Animals int `json:"animals"`
 	// PerStatus is the least number of animals of every status value the store must hold.
-	PerStatus int
+	PerStatus int `json:"perStatus"`
 }
 
 // Rule is one requirement of the interface, with the check that tests it.

@@ -37,29 +37,29 @@ func badBodies(f *facts) []badBody {
 		m := copyMap(valid)
 		delete(m, name)
 		b, _ := json.Marshal(m)
-		out = append(out, badBody{"missing-" + name, "without the required " + name, b})
+		out = append(out, badBody{"missing-" + name, "a body without the required " + name, b})
 	}
 	for _, name := range properties(f.newPet) {
 		s := f.newPet.Properties[name].Value
 		switch {
 		case s.Type.Is(openapi3.TypeString):
-			out = append(out, badBody{name + "-not-string", name + " a number instead of a string", with(name, "42")})
+			out = append(out, badBody{name + "-not-string", "a body whose " + name + " is a number, not a string", with(name, "42")})
 			if len(s.Enum) > 0 {
-				out = append(out, badBody{name + "-not-in-enum", name + " a string outside its enumeration",
+				out = append(out, badBody{name + "-not-in-enum", "a body whose " + name + " is a string outside its enumeration",
 					with(name, `"`+unknownStatus+`"`)})
 			}
 		case s.Type.Is(openapi3.TypeInteger):
 			out = append(out,
-				badBody{name + "-string", name + " a string holding a number", with(name, `"1"`)},
-				badBody{name + "-float", name + " a fraction", with(name, "1.5")})
+				badBody{name + "-string", "a body whose " + name + " is a string holding a number", with(name, `"1"`)},
+				badBody{name + "-float", "a body whose " + name + " is a fraction", with(name, "1.5")})
 			if beyond, ok := map[string]string{"int64": "9223372036854775808", "int32": "2147483648"}[s.Format]; ok {
-				out = append(out, badBody{name + "-beyond-" + s.Format, name + " beyond " + s.Format, with(name, beyond)})
+				out = append(out, badBody{name + "-beyond-" + s.Format, "a body whose " + name + " is beyond " + s.Format, with(name, beyond)})
 			}
 		}
 	}
 	return append(out,
-		badBody{"empty-object", "an empty object", []byte("{}")},
-		badBody{"malformed-json", "malformed JSON", []byte(`{"name": `)},
+		badBody{"empty-object", "an empty JSON object", []byte("{}")},
+		badBody{"malformed-json", "a body of malformed JSON", []byte(`{"name": `)},
 		badBody{"empty-body", "an empty body", nil},
 	)
 }
@@ -84,7 +84,7 @@ func createRules(f *facts) []Rule {
 			func(c *Check) { createAndCompare(c, body) }))
 	}
 	for _, bb := range badBodies(f) {
-		rules = append(rules, rule(bb.slug, "4.2; 7", "a body with "+bb.title+" gets 400 with an Error body",
+		rules = append(rules, rule(bb.slug, "4.2; 7", bb.title+" gets 400 with an Error body",
 			func(c *Check) {
 				req := c.Auth.POST("/pets").WithHeader("Content-Type", "application/json")
 				if bb.body != nil {

@@ -36,7 +36,9 @@ func getRules(f *facts) []Rule {
 	nonInteger.Open = true
 	rules := []Rule{created, listed,
 		rule("unknown-id", "4.3; 7", Must, "an unknown petId gets 404 with an Error body",
-			func(c *Check) { expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound) }),
+			func(c *Check) {
+				expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound)
+			}),
 		nonInteger,
 	}
 	if op.Deprecated {

@@ -26,7 +26,7 @@ func versioningRules(f *facts) []Rule {
 			},
 		},
 		{
-			ID: "versioning/" + opGet + "-deprecated", Section: "4.3; 9.3", Severity: Must,
+			ID: "versioning/" + opGet + "-deprecated", Section: "9.3; 4.3", Severity: Must,
 			Title: "the spec marks getPet deprecated, with its removal date and replacement",
 			Check: func(c *Check) {
 				op := f.byID[opGet]

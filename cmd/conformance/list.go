@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/internal/cli"
+)
+
+// listFormats write the catalogue: a table for a person, Markdown for docs/rules.md, JSON
+// for tools.
+var listFormats = map[string]func(io.Writer, []conformance.Rule) error{
+	"text":     listText,
+	"markdown": listMarkdown,
+	"json":     listJSON,
+}
+
+func listCommand(_ context.Context, e env, args []string) error {
+	var format, specFile string
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.StringVar(&format, "format", "text", "`format`: text, markdown or json")
+	fs.StringVar(&specFile, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
+	if err := parseFlags(fs, args, e); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	write, ok := listFormats[format]
+	if !ok {
+		return cli.Usagef("conformance list: unknown --format %q (text, markdown, json)", format)
+	}
+	doc, err := loadSpec(specFile)
+	if err != nil {
+		return err
+	}
+	rules, err := conformance.All(doc)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	return write(e.stdout, rules)
+}
+
+func listText(w io.Writer, rules []conformance.Rule) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSECTION\tSEVERITY\tTITLE")
+	for _, r := range rules {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Section, r.Severity, r.Title)
+	}
+	return tw.Flush()
+}
+
+func listMarkdown(w io.Writer, rules []conformance.Rule) error {
+	cell := strings.NewReplacer("|", `\|`, "\n", " ")
+	var b strings.Builder
+	b.WriteString("| ID | Section | Severity | Title |\n|---|---|---|---|\n")
+	for _, r := range rules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, cell.Replace(r.Section), r.Severity, cell.Replace(r.Title))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// listedRule is the JSON form of a rule in the catalogue.
+type listedRule struct {
+	ID        string               `json:"id"`
+	Section   string               `json:"section"`
+	Severity  conformance.Severity `json:"severity"`
+	Title     string               `json:"title"`
+	Operation string               `json:"operation,omitempty"`
+	Creates   bool                 `json:"creates"`
+	Needs     conformance.Needs    `json:"needs"`
+}
+
+func listJSON(w io.Writer, rules []conformance.Rule) error {
+	out := make([]listedRule, len(rules))
+	for i, r := range rules {
+		out[i] = listedRule{r.ID, r.Section, r.Severity, r.Title, r.Op, r.Creates, r.Needs}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,113 @@
+// Command conformance checks that a service implements the pet store interface.
+//
+//	conformance run [--base-url URL] [--api-key KEY] [--only GLOB]... [--skip GLOB]... [--strict]
+//	                [--read-only] [--now DATE] [--timeout D] [--format text|json|junit]
+//	                [--output FILE] [--spec FILE]
+//	conformance list [--format text|markdown|json] [--spec FILE]
+//
+// Without --base-url, run starts the reference server in-process on a loopback port and
+// runs against it. Exit codes: 0 conforming, 1 not conforming, 2 the run could not be made.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/petstore/petstore/internal/cli"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		os.Exit(cli.Code(err))
+	}
+}
+
+// env is what a subcommand may touch of the outside world.
+type env struct {
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
+// command is one subcommand; later ones (lint, diff, proxy, check-har) are entries here.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, e env, args []string) error
+}
+
+var commands = []command{
+	{"run", "run the rule catalogue against a service (default: the reference, in-process)", runCommand},
+	{"list", "print the rule catalogue: ID, section, severity, title", listCommand},
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: conformance <command> [flags]   (conformance <command> --help for its flags)")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 conforming (or done), 1 not conforming, 2 the run could not be made")
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) < 2 {
+		usage(stderr)
+		return cli.Usagef("conformance: want a command")
+	}
+	name := args[1]
+	if name == "-h" || name == "--help" || name == "help" {
+		usage(stdout)
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(ctx, env{getenv: getenv, stdout: stdout, stderr: stderr}, args[2:])
+		}
+	}
+	return cli.Usagef("conformance: unknown command %q (conformance --help lists them)", name)
+}
+
+// parseFlags parses args into fs with one-line errors; --help prints the flags and
+// returns flag.ErrHelp, which callers turn into a clean exit.
+func parseFlags(fs *flag.FlagSet, args []string, e env) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stdout, "usage: conformance %s [flags]\n\nflags:\n", fs.Name())
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		return err
+	}
+	if err != nil {
+		return cli.Usagef("conformance %s: %v", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("conformance %s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// globList is a repeatable flag whose values may also be comma-separated.
+type globList []string
+
+func (l *globList) String() string { return strings.Join(*l, ",") }
+
+func (l *globList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
+)
+
+type runFlags struct {
+	baseURL, apiKey, now, format, output, spec string
+	only, skip                                 globList
+	strict, readOnly                           bool
+	timeout                                    time.Duration
+}
+
+func runCommand(ctx context.Context, e env, args []string) error {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
+	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
+	fs.Var(&f.only, "only", "run only rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
+	fs.Var(&f.skip, "skip", "skip rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
+	fs.BoolVar(&f.strict, "strict", false, "count SHOULD failures and failures of experimental or beta operations")
+	fs.BoolVar(&f.readOnly, "read-only", false, "run only rules that create nothing, and create no animals")
+	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether removed operations are gone)")
+	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout`")
+	fs.StringVar(&f.format, "format", "text", "report `format`: text, json or junit")
+	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
+	if err := parseFlags(fs, args, e); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	write, ok := conformance.Formats[f.format]
+	if !ok {
+		return cli.Usagef("conformance run: unknown --format %q (text, json, junit)", f.format)
+	}
+	if f.timeout <= 0 {
+		return cli.Usagef("conformance run: --timeout must be positive")
+	}
+	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout}
+	var err error
+	if opts.Now, err = parseNow(f.now); err != nil {
+		return err
+	}
+	if opts.Spec, err = loadSpec(f.spec); err != nil {
+		return err
+	}
+	if _, err := conformance.Select(mustAll(opts.Spec), opts.Only, opts.Skip); err != nil {
+		return cli.Usagef("%v", err)
+	}
+	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
+	if target.BaseURL == "" {
+		stop, err := startReference(&target, opts)
+		if err != nil {
+			return cli.Usagef("conformance run: in-process reference: %v", err)
+		}
+		defer stop()
+	}
+	rep, err := conformance.Run(ctx, target, opts)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if err := writeReport(e, f, write, rep); err != nil {
+		return cli.Usagef("conformance run: %v", err)
+	}
+	if !rep.Conforming() {
+		return cli.Failed("")
+	}
+	return nil
+}
+
+func mustAll(doc *openapi3.T) []conformance.Rule {
+	rules, _ := conformance.All(doc) // loadSpec has checked that the catalogue builds
+	return rules
+}
+
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func parseNow(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, cli.Usagef("conformance: --now %q: want a date 2006-01-02 or an RFC 3339 time", s)
+}
+
+// loadSpec reads the description (the embedded one for "") and checks that the catalogue
+// can be built from it.
+func loadSpec(path string) (*openapi3.T, error) {
+	var doc *openapi3.T
+	var err error
+	if path == "" {
+		doc, err = spec.Load()
+	} else {
+		doc, err = spec.LoadFile(path)
+	}
+	if err != nil {
+		return nil, cli.Usagef("conformance: %v", err)
+	}
+	if _, err := conformance.All(doc); err != nil {
+		return nil, cli.Usagef("%v", err)
+	}
+	return doc, nil
+}
+
+// startReference serves the reference on a loopback port with a fresh key and the run's
+// clock (so --now past a removal date finds the operation gone), and points target at it.
+func startReference(target *conformance.Target, opts conformance.Options) (stop func(), err error) {
+	key := make([]byte, 16)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	clock := time.Now
+	if !opts.Now.IsZero() {
+		clock = func() time.Time { return opts.Now }
+	}
+	target.APIKey = "conformance-" + hex.EncodeToString(key)
+	h, err := reference.NewServer(reference.Config{Spec: opts.Spec, APIKeys: []string{target.APIKey}, Now: clock})
+	if err != nil {
+		return nil, err
+	}
+	base, err := spec.BasePath(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	target.BaseURL = "http://" + ln.Addr().String() + base
+	return func() { _ = srv.Close() }, nil
+}
+
+func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.Report) error {
+	if f.output == "" {
+		if f.format == "text" && colour(e) {
+			write = conformance.WriteColorText
+		}
+		return write(e.stdout, rep)
+	}
+	out, err := os.Create(f.output)
+	if err != nil {
+		return err
+	}
+	if err := write(out, rep); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	c := rep.Counts
+	_, err = fmt.Fprintf(e.stdout, "conformance: %s: %d rules, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
+		rep.Verdict, c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+	return err
+}
+
+// colour is on for a terminal, unless NO_COLOR is set.
+func colour(e env) bool {
+	if e.getenv("NO_COLOR") != "" {
+		return false
+	}
+	file, ok := e.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

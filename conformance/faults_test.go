@@ -1,0 +1,88 @@
+package conformance_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// Faulty servers: the reference with one thing broken, each with rules that must fail.
+
+// openDoor lets every request in, as if it carried the key.
+func openDoor(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("Authorization", "Bearer "+testKey)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// plainErrors answers every error with text/plain instead of an Error record.
+func plainErrors(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		if rec.Code < 400 {
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write([]byte(http.StatusText(rec.Code)))
+	})
+}
+
+// noDefaultLimit lists with the maximum limit when the client gives none.
+func noDefaultLimit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") && q.Get("limit") == "" {
+			q.Set("limit", "100")
+			r.URL.RawQuery = q.Encode()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func TestFaultyServers(t *testing.T) {
+	tests := []struct {
+		name  string
+		wrap  func(http.Handler) http.Handler
+		fails []string
+	}{
+		{"200 without a key", openDoor, []string{"auth/listPets-missing", "auth/getPet-wrong-key", "auth/createPet-not-bearer", "errors/unauthorized"}},
+		{"text/plain errors", plainErrors, []string{"errors/not-found", "errors/bad-request", "auth/listPets-missing", "getPet/unknown-id", "createPet/missing-name", "listPets/limit-above-max"}},
+		{"no default limit", noDefaultLimit, []string{"listPets/default-limit"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := run(t, serve(t, tt.wrap(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{})
+			assert.Equal(t, conformance.NotConforming, rep.Verdict)
+			for _, id := range tt.fails {
+				res, ok := rep.Result(id)
+				require.True(t, ok, id)
+				assert.Equal(t, conformance.Fail, res.Status, id)
+				require.NotEmpty(t, res.Failures, id)
+				require.NotEmpty(t, res.Exchanges, id)
+			}
+			var out bytes.Buffer
+			require.NoError(t, conformance.WriteText(&out, rep))
+			assert.NotContains(t, out.String(), testKey)
+			if testing.Verbose() {
+				t.Log(out.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteJSON writes the report as indented JSON (the fields of Report).
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string          `xml:"name,attr"`
+	Tests     int             `xml:"tests,attr"`
+	Failures  int             `xml:"failures,attr"`
+	Errors    int             `xml:"errors,attr"`
+	Skipped   int             `xml:"skipped,attr"`
+	Timestamp string          `xml:"timestamp,attr"`
+	Props     []junitProperty `xml:"properties>property,omitempty"`
+	Cases     []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML: a testsuite per interface section, a testcase
+// per rule. Fail is a <failure>, Error an <error>, Skip <skipped>; a warning passes with its
+// details in <system-out>, so CI shows it without failing the build.
+func WriteJUnit(w io.Writer, r *Report) error {
+	root := junitSuites{
+		Name:  fmt.Sprintf("%s %s conformance of %s", r.SpecTitle, r.SpecVersion, r.Target),
+		Tests: r.Counts.Total, Failures: r.Counts.Fail, Errors: r.Counts.Error, Skipped: r.Counts.Skip,
+		Time: fmt.Sprintf("%.3f", r.DurationMS/1000),
+	}
+	index := map[string]int{}
+	for _, res := range r.Results {
+		g := group(res.Section)
+		i, ok := index[g]
+		if !ok {
+			i = len(root.Suites)
+			index[g] = i
+			root.Suites = append(root.Suites, junitSuite{
+				Name:      strings.TrimSpace(g + " " + sectionTitles[g]),
+				Timestamp: r.Started.Format("2006-01-02T15:04:05"),
+				Props: []junitProperty{{"target", r.Target}, {"specVersion", r.SpecVersion},
+					{"clock", r.Clock.Format("2006-01-02T15:04:05Z")}},
+			})
+		}
+		s := &root.Suites[i]
+		s.Tests++
+		tc := junitCase{Name: res.ID, Classname: "conformance." + g}
+		var details strings.Builder
+		writeDetails(&details, res)
+		msg := &junitMessage{Message: res.Reason, Type: res.Severity.String(), Text: details.String()}
+		switch res.Status {
+		case Fail:
+			s.Failures++
+			tc.Failure = msg
+		case Error:
+			s.Errors++
+			tc.Error = msg
+		case Skip:
+			s.Skipped++
+			tc.Skipped = &junitMessage{Message: res.Reason}
+		case Warn:
+			tc.SystemOut = "warning: " + res.Reason + "\n" + details.String()
+		}
+		s.Cases = append(s.Cases, tc)
+	}
+	sort.SliceStable(root.Suites, func(i, j int) bool {
+		return sectionLess(strings.Fields(root.Suites[i].Name)[0], strings.Fields(root.Suites[j].Name)[0])
+	})
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

@@ -1,0 +1,177 @@
+package conformance
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Writer writes a report in one format.
+type Writer func(io.Writer, *Report) error
+
+// Formats are the report writers by name, as --format takes them.
+var Formats = map[string]Writer{
+	"text":  WriteText,
+	"json":  WriteJSON,
+	"junit": WriteJUnit,
+}
+
+// WriteText writes the report for a person: one line per rule grouped by interface section,
+// the details of every rule that did not pass, and a summary line.
+func WriteText(w io.Writer, r *Report) error { return writeText(w, r, false) }
+
+// WriteColorText is WriteText with the outcomes coloured, for a terminal.
+func WriteColorText(w io.Writer, r *Report) error { return writeText(w, r, true) }
+
+// sectionTitles are the headings of the interface document, to group results under.
+var sectionTitles = map[string]string{
+	"1": "What the service does", "2": "Resources and their fields", "4.1": "List all animals",
+	"4.2": "Add an animal", "4.3": "Get an animal", "5": "Authentication", "7": "Errors",
+	"8": "Limits", "9": "Versioning",
+}
+
+// group returns the heading a section reference belongs under: the first reference, as
+// precise as the document's headings go ("4.1 rule 3" is 4.1, "5.2; 5.3" is 5).
+func group(section string) string {
+	first := strings.FieldsFunc(section, func(r rune) bool { return r == ' ' || r == ';' })
+	if len(first) == 0 {
+		return "?"
+	}
+	key := first[0]
+	for key != "" {
+		if _, ok := sectionTitles[key]; ok {
+			return key
+		}
+		i := strings.LastIndex(key, ".")
+		if i < 0 {
+			break
+		}
+		key = key[:i]
+	}
+	return first[0]
+}
+
+func sectionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		if ea == nil && eb == nil && na != nb {
+			return na < nb
+		}
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35"}
+
+func writeText(w io.Writer, r *Report, color bool) error {
+	bw := bufio.NewWriter(w)
+	paint := func(st Status, s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[" + statusColors[st] + "m" + s + "\x1b[0m"
+	}
+	fmt.Fprintf(bw, "%s %s conformance of %s\n", r.SpecTitle, r.SpecVersion, r.Target)
+	fmt.Fprintf(bw, "started %s, clock %s, strict %t, read-only %t\n",
+		r.Started.Format("2006-01-02T15:04:05Z"), r.Clock.Format("2006-01-02T15:04:05Z"), r.Strict, r.ReadOnly)
+	groups := map[string][]Result{}
+	var keys []string
+	width := 0
+	for _, res := range r.Results {
+		g := group(res.Section)
+		if _, ok := groups[g]; !ok {
+			keys = append(keys, g)
+		}
+		groups[g] = append(groups[g], res)
+		width = max(width, len(res.ID))
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return sectionLess(keys[i], keys[j]) })
+	for _, g := range keys {
+		fmt.Fprintf(bw, "\n%s %s\n", g, sectionTitles[g])
+		for _, res := range groups[g] {
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s\n", paint(res.Status, fmt.Sprintf("%-5s", res.Status)),
+				res.Severity, width, res.ID, res.Title)
+			writeDetails(bw, res)
+		}
+	}
+	c := r.Counts
+	verdict := strings.ToUpper(r.Verdict)
+	if color {
+		verdict = paint(map[bool]Status{true: Pass, false: Fail}[r.Conforming()], verdict)
+	}
+	fmt.Fprintf(bw, "\n%d rules: %d pass, %d fail, %d warn, %d skip, %d error; %d animals created, %d found; %.1f ms: %s\n",
+		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, r.AnimalsCreated, r.AnimalsFound, r.DurationMS, verdict)
+	return bw.Flush()
+}
+
+const indent = "          "
+
+func writeDetails(w io.Writer, res Result) {
+	if res.Status == Pass {
+		return
+	}
+	if res.Status != Fail || len(res.Failures) == 0 {
+		fmt.Fprintf(w, "%s%s\n", indent, res.Reason)
+	}
+	if res.Status != Fail && res.Status != Warn {
+		return
+	}
+	fmt.Fprintf(w, "%ssection: %s\n", indent, res.Section)
+	shown := -1
+	for _, f := range res.Failures {
+		fmt.Fprintf(w, "%s- %s\n", indent, f.Message)
+		if f.Expected != "" || f.Actual != "" {
+			fmt.Fprintf(w, "%s  expected: %s\n%s  got:      %s\n", indent, f.Expected, indent, f.Actual)
+		}
+		if f.Pointer != "" {
+			fmt.Fprintf(w, "%s  spec: %s", indent, f.Pointer)
+			if f.Location != "" {
+				fmt.Fprintf(w, " (at %s)", f.Location)
+			}
+			fmt.Fprintln(w)
+		}
+		if f.Exchange >= 0 && f.Exchange < len(res.Exchanges) && f.Exchange != shown {
+			shown = f.Exchange
+			writeExchange(w, res.Exchanges[f.Exchange])
+		}
+	}
+}
+
+func writeExchange(w io.Writer, ex Exchange) {
+	fmt.Fprintf(w, "%s  request:  %s %s", indent, ex.Request.Method, ex.Request.URL)
+	if ex.Request.Body != "" {
+		fmt.Fprintf(w, " %s", clip(ex.Request.Body, 200))
+	}
+	fmt.Fprintln(w)
+	if ex.Error != "" {
+		fmt.Fprintf(w, "%s  error:    %s\n", indent, ex.Error)
+	}
+	if resp := ex.Response; resp != nil {
+		fmt.Fprintf(w, "%s  response: %s", indent, statusText(resp.Status))
+		if ct := resp.Header.Get("Content-Type"); ct != "" {
+			fmt.Fprintf(w, " (%s)", ct)
+		}
+		if resp.Body != "" {
+			fmt.Fprintf(w, " %s", clip(resp.Body, 300))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%s  reproduce: %s\n", indent, ex.Curl)
+}
+
+// clip keeps a body on one line and at most n bytes.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
