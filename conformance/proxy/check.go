@@ -35,7 +35,11 @@ func (f Finding) String() string {
 type Summary struct {
 	// Checked counts exchanges under the base path that were validated.
 	Checked int `json:"checked"`
-	// Ignored counts exchanges outside the base path and CORS preflights: not API calls.
+	// BasePath is the description's base path; only exchanges under it are checked.
+	BasePath string `json:"basePath"`
+	// Ignored counts what is not an API call: exchanges outside the base path and CORS
+	// preflights, and in a HAR file also other hosts (OnlyHost), non-HTTP URLs and entries
+	// without a response.
 	Ignored int `json:"ignored"`
 	// Incomplete counts exchanges whose body was over the size cap or not recorded: routed
 	// and counted in coverage, but their bodies (and, for a response, its status) unchecked.
@@ -94,7 +98,7 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 		return nil, err
 	}
 	return &checker{v: v, base: base, secrets: sec, cov: cov,
-		sum: Summary{ViolationsByOperation: map[string]int{}}}, nil
+		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}, nil
 }
 
 // inScope reports whether req is an API call to check: under the base path, and not a CORS

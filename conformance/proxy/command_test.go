@@ -62,7 +62,7 @@ func TestCommandSession(t *testing.T) {
 	for _, line := range wantFaulty {
 		assert.Contains(t, text, line+"\n")
 	}
-	assert.Contains(t, text, "checked 7 exchanges: 6 violations, 0 ignored")
+	assert.Contains(t, text, "checked 7 exchanges under /v1: 6 violations, 0 ignored (not API calls)\n")
 	assert.Contains(t, text, "recorded 7 exchanges to "+har)
 	assert.NotContains(t, text, testKey)
 
@@ -85,7 +85,7 @@ func TestCommandConformingSession(t *testing.T) {
 	assert.Contains(t, string(send(t, addr, call{method: "GET", path: ReportPath}).body), `"checked": 6`)
 	require.NoError(t, stop())
 	assert.NotContains(t, out.String(), "violation:")
-	assert.Contains(t, out.String(), "checked 6 exchanges: 0 violations")
+	assert.Contains(t, out.String(), "checked 6 exchanges under /v1: 0 violations, 0 ignored (not API calls)\n")
 }
 
 func TestCommandErrors(t *testing.T) {
@@ -136,9 +136,9 @@ func TestCheckHARCommand(t *testing.T) {
 		wantErr string // in the error
 	}{
 		{name: "violations", args: []string{"testdata/browser.har"}, code: cli.ExitFail,
-			wantOut: "checked 5 exchanges: 3 violations, 5 ignored (outside the base path or CORS preflight), 1 with a body over the cap or not recorded (not validated)"},
+			wantOut: "checked 5 exchanges under /v1: 3 violations, 5 ignored (not API calls), 1 with a body over the cap or not recorded (bodies not validated)\n"},
 		{name: "flags after the file", args: []string{"testdata/browser.har", "--host", "api.example"}, code: cli.ExitFail,
-			wantOut: "checked 4 exchanges: 1 violations, 6 ignored"},
+			wantOut: "checked 4 exchanges under /v1: 1 violation, 6 ignored"},
 		{name: "missing file", args: []string{filepath.Join(dir, "nope.har")}, code: cli.ExitUnable, wantErr: "no such file"},
 		{name: "not a HAR", args: []string{write("x.har", "hello")}, code: cli.ExitUnable, wantErr: "not a HAR file"},
 		{name: "nothing under the base path", args: []string{empty}, code: cli.ExitUnable, wantErr: "nothing was checked"},

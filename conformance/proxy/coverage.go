@@ -217,18 +217,21 @@ func (c *coverage) snapshot() Coverage {
 // one for its parameters.
 func (s Summary) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("checked %d exchanges: %d violations, %d ignored (outside the base path or CORS preflight)",
-		s.Checked, s.Violations, s.Ignored)
+	ew.printf("checked %s under %s: %s, %d ignored (not API calls)",
+		plural(s.Checked, "exchange"), s.BasePath, plural(s.Violations, "violation"), s.Ignored)
 	if s.Incomplete > 0 {
-		ew.printf(", %d with a body over the cap or not recorded (not validated)", s.Incomplete)
+		ew.printf(", %d with a body over the cap or not recorded (bodies not validated)", s.Incomplete)
 	}
 	if s.UpstreamErrors > 0 {
-		ew.printf(", %d upstream errors", s.UpstreamErrors)
+		ew.printf(", %s", plural(s.UpstreamErrors, "upstream error"))
 	}
 	ew.printf("\n")
 	if len(s.ViolationsByOperation) > 0 {
 		ops := make([]string, 0, len(s.ViolationsByOperation))
 		for op, n := range s.ViolationsByOperation {
+			if op == "-" {
+				op = "(no operation)"
+			}
 			ops = append(ops, fmt.Sprintf("%s %d", op, n))
 		}
 		sort.Strings(ops)
@@ -262,6 +265,13 @@ func (s Summary) WriteText(w io.Writer) error {
 		}
 	}
 	return ew.err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func times(n int) string {

@@ -280,14 +280,17 @@ func (p *Proxy) serveReport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
 		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", ReportPath+" answers GET only")
 	default:
-		body, err := json.MarshalIndent(p.Summary(), "", "  ")
-		if err != nil {
+		var body bytes.Buffer
+		enc := json.NewEncoder(&body)
+		enc.SetEscapeHTML(false) // "->" in exchanges stays readable
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(p.Summary()); err != nil {
 			writeError(w, http.StatusInternalServerError, "internal", err.Error())
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write(append(body, '\n'))
+		_, _ = w.Write(body.Bytes())
 	}
 }
 

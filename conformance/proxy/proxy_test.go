@@ -2,10 +2,13 @@ package proxy
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,9 +129,14 @@ func TestUpstreamDown(t *testing.T) {
 // The upstream URL's path, minus the base path, is a prefix: the client's /v1/... keeps its
 // shape whether the upstream is given as an origin, a base URL, or a base URL behind a mount.
 func TestUpstreamPath(t *testing.T) {
-	var seen []string
+	var (
+		mu   sync.Mutex
+		seen []string
+	)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		seen = append(seen, r.URL.RequestURI())
+		mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(up.Close)
@@ -140,10 +148,14 @@ func TestUpstreamPath(t *testing.T) {
 		{up.URL + "/api/v1", "/api/v1/pets?limit=2"},
 		{up.URL + "/api", "/api/v1/pets?limit=2"},
 	} {
+		mu.Lock()
 		seen = nil
+		mu.Unlock()
 		px, _, _ := newTestProxy(t, tt.upstream, Config{})
 		send(t, px.URL, call{method: "GET", path: "/v1/pets?limit=2", auth: bearer})
+		mu.Lock()
 		assert.Equal(t, []string{tt.want}, seen, tt.upstream)
+		mu.Unlock()
 	}
 }
 
@@ -200,4 +212,51 @@ func TestReport(t *testing.T) {
 		assert.Equal(t, status, send(t, px.URL, call{method: "GET", path: path}).status)
 	}
 	assert.Equal(t, http.StatusMethodNotAllowed, send(t, px.URL, call{method: "POST", path: ReportPath}).status)
+}
+
+func TestConcurrentTraffic(t *testing.T) {
+	rec := NewRecorder()
+	px, p, logs := newTestProxy(t, newReference(t, nil).URL+"/v1", Config{Record: rec})
+	const clients = 8
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for _, c := range readmeTraffic {
+				send(t, px.URL, c)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Empty(t, logs.String())
+	assert.Equal(t, clients*len(readmeTraffic), p.Summary().Checked)
+	assert.Equal(t, clients*len(readmeTraffic), rec.Len())
+}
+
+// A gzip-encoded response is validated decoded and passed on as the upstream sent it.
+func TestGzipResponse(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	_, err := zw.Write([]byte(`[{"id":1,"name":"Rex"}]`))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(zipped.Bytes())
+	}))
+	t.Cleanup(up.Close)
+	px, _, logs := newTestProxy(t, up.URL, Config{})
+
+	req, err := http.NewRequest("GET", px.URL+"/v1/pets", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", bearer)
+	req.Header.Set("Accept-Encoding", "gzip") // set by hand, so the client does not decode
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, zipped.Bytes(), got)
+	assert.Equal(t, []string{`violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]`},
+		lines(logs.String()))
 }
