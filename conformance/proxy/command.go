@@ -28,21 +28,13 @@ const startTimeout = 10 * time.Second
 // were, and a cli.Usagef error (exit 2) for bad flags, an unreadable spec, an unreachable
 // upstream or a HAR file that cannot be written.
 func Command(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("conformance proxy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs, specFile := commandFlags("conformance proxy",
+		"conformance proxy --upstream URL [--listen 127.0.0.1:9090] [--spec FILE] [--fail-on-violation] [--record FILE.har]", stderr)
 	upstream := fs.String("upstream", getenv("PETSTORE_BASE_URL"), "base URL of the server to forward to, e.g. https://staging.example/v1 (default $PETSTORE_BASE_URL)")
 	listen := fs.String("listen", "127.0.0.1:9090", "address to listen on")
-	specFile := fs.String("spec", "", "OpenAPI description to check against (default: the embedded spec/openapi.yaml)")
 	failOn := fs.Bool("fail-on-violation", false, "answer an exchange that breaks the description with 502 and an Error body")
 	record := fs.String("record", "", "write the traffic seen to this HAR file on exit")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conformance proxy --upstream URL [--listen 127.0.0.1:9090] [--spec FILE] [--fail-on-violation] [--record FILE.har]")
-		fs.PrintDefaults()
-	}
-	if err := parseInterleaved(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil // the usage is what was asked for
-		}
+	if help, err := parseInterleaved(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -143,18 +135,9 @@ func reachable(ctx context.Context, u *url.URL) error {
 // under the base path.
 func CheckHARCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	_ = ctx // the check reads one file and does no I/O worth cancelling
-	fs := flag.NewFlagSet("conformance check-har", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	specFile := fs.String("spec", "", "OpenAPI description to check against (default: the embedded spec/openapi.yaml)")
+	fs, specFile := commandFlags("conformance check-har", "conformance check-har FILE.har [--spec FILE] [--host HOST]", stderr)
 	host := fs.String("host", "", "check only entries for this host (default: every host)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: conformance check-har FILE.har [--spec FILE] [--host HOST]")
-		fs.PrintDefaults()
-	}
-	if err := parseInterleaved(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil // the usage is what was asked for
-		}
+	if help, err := parseInterleaved(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -197,17 +180,29 @@ func CheckHARCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	return nil
 }
 
+// commandFlags returns a flag set that reports to stderr, with the --spec flag both
+// commands take.
+func commandFlags(name, usage string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: "+usage)
+		fs.PrintDefaults()
+	}
+	return fs, fs.String("spec", "", "OpenAPI description to check against (default: the embedded spec/openapi.yaml)")
+}
+
 // parseInterleaved parses flags that may come before or after positional arguments
-// (`check-har FILE.har --spec x.yaml`), which flag.Parse alone stops at. It returns
-// flag.ErrHelp for -h, and an exit-2 error for a bad flag.
-func parseInterleaved(fs *flag.FlagSet, args []string) error {
+// (`check-har FILE.har --spec x.yaml`), which flag.Parse alone stops at. help is true
+// after -h, which printed the usage and is no error; a bad flag is an exit-2 error.
+func parseInterleaved(fs *flag.FlagSet, args []string) (help bool, err error) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return err
+				return true, nil
 			}
-			return cli.Usagef("%s: %v", fs.Name(), err)
+			return false, cli.Usagef("%s: %v", fs.Name(), err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -216,7 +211,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) error {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
-	return fs.Parse(append([]string{"--"}, positional...))
+	return false, fs.Parse(append([]string{"--"}, positional...))
 }
 
 func loadSpec(path string) (*openapi3.T, error) {

@@ -142,6 +142,7 @@ func TestCheckHARCommand(t *testing.T) {
 		{name: "missing file", args: []string{filepath.Join(dir, "nope.har")}, code: cli.ExitUnable, wantErr: "no such file"},
 		{name: "not a HAR", args: []string{write("x.har", "hello")}, code: cli.ExitUnable, wantErr: "not a HAR file"},
 		{name: "nothing under the base path", args: []string{empty}, code: cli.ExitUnable, wantErr: "nothing was checked"},
+		{name: "help", args: []string{"-h"}, code: cli.ExitOK},
 		{name: "no file", args: nil, code: cli.ExitUnable, wantErr: "want one HAR file"},
 		{name: "bad spec", args: []string{"--spec", write("bad.yaml", "openapi: nope"), "testdata/browser.har"}, code: cli.ExitUnable, wantErr: "--spec"},
 	}
