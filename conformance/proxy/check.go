@@ -33,10 +33,10 @@ func (f Finding) String() string {
 // part of the description it exercised. The proxy serves it at /__conformance/report and
 // CheckHAR returns it.
 type Summary struct {
-	// Checked counts exchanges under the base path that were validated.
-	Checked int `json:"checked"`
 	// BasePath is the description's base path; only exchanges under it are checked.
 	BasePath string `json:"basePath"`
+	// Checked counts exchanges under the base path that were validated.
+	Checked int `json:"checked"`
 	// Ignored counts what is not an API call: exchanges outside the base path and CORS
 	// preflights, and in a HAR file also other hosts (OnlyHost), non-HTTP URLs and entries
 	// without a response.
