@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,6 +55,35 @@ func noDefaultLimit(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// dropCategory removes categoryId from the animal GET /pets/{petId} returns.
+func dropCategory(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/pets/") && rec.Code == http.StatusOK {
+			body = regexp.MustCompile(`,?"categoryId":\d+`).ReplaceAll(body, nil)
+		}
+		w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+// A response that breaks the spec fails the rule that received it, with the validator's
+// message and the spec node it broke.
+func TestSpecViolationPointsAtTheSpec(t *testing.T) {
+	rep := run(t, serve(t, dropCategory(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{Only: []string{"getPet"}})
+	res, ok := rep.Result("getPet/listed-returned")
+	require.True(t, ok)
+	assert.Equal(t, conformance.Fail, res.Status)
+	var pointers []string
+	for _, f := range res.Failures {
+		pointers = append(pointers, f.Pointer)
+	}
+	assert.Contains(t, pointers, "#/components/schemas/Pet/required")
 }
 
 func TestFaultyServers(t *testing.T) {

@@ -32,8 +32,8 @@ type Options struct {
 	// Spec is the description the rules are read from; nil means spec.Load().
 	Spec *openapi3.T
 	// Only keeps the rules whose ID matches one of these patterns; Skip drops those that
-	// match one of these. A pattern is a path.Match glob ("auth/*", "*/limit-*") or an ID
-	// prefix ending at a slash ("listPets").
+	// match one of these. A pattern is a path.Match glob on the ID ("auth/*", "*/limit-*"),
+	// an ID prefix ("listPets"), or a glob on the part after the slash ("*-www-*").
 	Only, Skip []string
 	// Strict counts Should failures and failures of unstable operations as failures.
 	Strict bool
@@ -169,9 +169,16 @@ func Select(rules []Rule, only, skip []string) ([]Rule, error) {
 	return out, nil
 }
 
+// matchAny reports whether a pattern matches id: as a glob on the whole ID, as the ID's
+// prefix ("errors" selects errors/*), or, for a pattern without a slash, as a glob on the
+// slug ("*-www-*" selects auth/listPets-www-authenticate).
 func matchAny(patterns []string, id string) bool {
+	_, slug, _ := strings.Cut(id, "/")
 	for _, p := range patterns {
 		if ok, _ := path.Match(p, id); ok || strings.HasPrefix(id, strings.TrimSuffix(p, "/")+"/") {
+			return true
+		}
+		if ok, _ := path.Match(p, slug); ok && !strings.Contains(p, "/") {
 			return true
 		}
 	}

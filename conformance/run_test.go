@@ -1,12 +1,18 @@
 package conformance_test
 
 import (
+	"context"
+	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // notPassed lists the rules of rep that did not pass or skip, with their reasons.
@@ -20,9 +26,157 @@ func notPassed(rep *conformance.Report) map[string]string {
 	return out
 }
 
+func statuses(rep *conformance.Report, want conformance.Status) []string {
+	var out []string
+	for _, r := range rep.Results {
+		if r.Status == want {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// Every Must and Should rule passes against the reference, before and after getPet's
+// removal date (the server and the run share the clock), strict or not.
 func TestReferencePassesAll(t *testing.T) {
-	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{})
-	assert.Empty(t, notPassed(rep))
+	afterSunset := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name    string
+		now     time.Time
+		strict  bool
+		skipped []string
+	}{
+		{"before removal", beforeSunset, false, []string{"getPet/gone-after-sunset"}},
+		{"before removal, strict", beforeSunset, true, []string{"getPet/gone-after-sunset"}},
+		{"after removal", afterSunset, true, []string{
+			"auth/getPet-missing", "auth/getPet-wrong-key", "auth/getPet-not-bearer", "auth/getPet-empty-token",
+			"auth/getPet-www-authenticate", "auth/getPet-scheme-case", "errors/not-found",
+			"getPet/created-returned", "getPet/listed-returned", "getPet/unknown-id", "getPet/non-integer-id",
+			"getPet/deprecation-headers"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := run(t, serve(t, newReference(t, tt.now, reference.Config{})), conformance.Options{Now: tt.now, Strict: tt.strict})
+			assert.Empty(t, notPassed(rep))
+			assert.Equal(t, tt.skipped, statuses(rep, conformance.Skip))
+			assert.Equal(t, conformance.Conforming, rep.Verdict)
+			all, err := conformance.All(spec.MustLoad())
+			require.NoError(t, err)
+			assert.Equal(t, len(all), rep.Counts.Total)
+		})
+	}
+}
+
+// A second run reuses the animals the first prepared and creates only what its create
+// rules create; a read-only run creates nothing and skips those rules.
+func TestReuseAndReadOnly(t *testing.T) {
+	target := serve(t, newReference(t, beforeSunset, reference.Config{}))
+	b, err := spec.QueryInt(spec.MustLoad(), "listPets", "limit")
+	require.NoError(t, err)
+	prepared := int(b.Default) + 1 // the default-limit rules need one more animal than the default
+
+	first := run(t, target, conformance.Options{})
+	assert.Zero(t, first.AnimalsFound)
+	byRules := first.AnimalsCreated - prepared
+	assert.Positive(t, byRules)
+
+	second := run(t, target, conformance.Options{})
+	assert.Equal(t, first.AnimalsCreated, second.AnimalsFound)
+	assert.Equal(t, byRules, second.AnimalsCreated, "the second run creates only what its rules create")
+	assert.Empty(t, notPassed(second))
+
+	ro := run(t, target, conformance.Options{ReadOnly: true})
+	assert.Zero(t, ro.AnimalsCreated)
+	assert.Empty(t, notPassed(ro))
+	all, err := conformance.All(spec.MustLoad())
+	require.NoError(t, err)
+	for _, r := range all {
+		if res, _ := ro.Result(r.ID); r.Creates {
+			assert.Equal(t, conformance.Skip, res.Status, r.ID)
+			assert.Contains(t, res.Reason, "read-only", r.ID)
+		}
+	}
+}
+
+// Against an empty store, a read-only run skips the rules that need animals and says why.
+func TestReadOnlyEmptyStore(t *testing.T) {
+	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{ReadOnly: true})
+	assert.Zero(t, rep.AnimalsCreated)
+	res, ok := rep.Result("listPets/default-limit")
+	require.True(t, ok)
+	assert.Equal(t, conformance.Skip, res.Status)
+	assert.Equal(t, "needs 21 animals, the target has 0 and the run is read-only", res.Reason)
 	assert.Equal(t, conformance.Conforming, rep.Verdict)
-	t.Logf("%+v in %.1f ms, %d animals created", rep.Counts, rep.DurationMS, rep.AnimalsCreated)
+}
+
+func TestOnlySkip(t *testing.T) {
+	target := serve(t, newReference(t, beforeSunset, reference.Config{}))
+	rep := run(t, target, conformance.Options{Only: []string{"auth/listPets-*", "errors"}, Skip: []string{"*/www-*", "*-www-*"}})
+	var ids []string
+	for _, r := range rep.Results {
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"auth/listPets-missing", "auth/listPets-wrong-key", "auth/listPets-not-bearer",
+		"auth/listPets-empty-token", "auth/listPets-scheme-case", "errors/unauthorized", "errors/bad-request",
+		"errors/not-found"}, ids)
+	assert.Zero(t, rep.AnimalsCreated, "no selected rule needs animals, and a conforming target creates none on a bad body")
+}
+
+// Rules about an operation marked experimental or beta only warn, labelled with the
+// marking, unless the run is strict.
+func TestStabilityMarking(t *testing.T) {
+	text := strings.Replace(string(spec.Bytes()), "      operationId: listPets\n",
+		"      operationId: listPets\n      x-stability: experimental\n", 1)
+	doc, err := spec.Parse([]byte(text))
+	require.NoError(t, err)
+	target := serve(t, noDefaultLimit(newReference(t, beforeSunset, reference.Config{Spec: doc})))
+
+	rep := run(t, target, conformance.Options{Spec: doc})
+	res, ok := rep.Result("listPets/default-limit")
+	require.True(t, ok)
+	assert.Equal(t, conformance.Warn, res.Status)
+	assert.Equal(t, "experimental", res.Stability)
+	assert.True(t, strings.HasPrefix(res.Reason, "experimental: "), res.Reason)
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
+
+	strict := run(t, target, conformance.Options{Spec: doc, Strict: true})
+	res, _ = strict.Result("listPets/default-limit")
+	assert.Equal(t, conformance.Fail, res.Status)
+	assert.Equal(t, conformance.NotConforming, strict.Verdict)
+}
+
+// A hostile target can neither hang the harness nor make it read without bound.
+func TestHostileTarget(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{})
+	hostile := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/pets/abc"):
+			<-r.Context().Done() // never answers
+		case r.URL.Query().Get("status") == "conformance-unknown-status":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte("[" + strings.Repeat(" ", 9<<20) + "]"))
+		default:
+			ref.ServeHTTP(w, r)
+		}
+	})
+	target := serve(t, hostile)
+	rep := run(t, target, conformance.Options{Timeout: 200 * time.Millisecond, Only: []string{"getPet/non-integer-id", "listPets/status-unknown"}})
+	hung, _ := rep.Result("getPet/non-integer-id")
+	assert.Equal(t, conformance.Fail, hung.Status)
+	require.NotEmpty(t, hung.Exchanges)
+	assert.Contains(t, hung.Exchanges[0].Error, "deadline exceeded")
+	big, _ := rep.Result("listPets/status-unknown")
+	assert.Equal(t, conformance.Fail, big.Status)
+	assert.Contains(t, big.Failures[0].Message, "response body exceeds")
+}
+
+func TestUnreachable(t *testing.T) {
+	_, err := conformance.Run(context.Background(), conformance.Target{BaseURL: "http://127.0.0.1:1/v1", APIKey: testKey}, conformance.Options{})
+	assert.ErrorIs(t, err, conformance.ErrUnreachable)
+	_, err = conformance.Run(context.Background(), conformance.Target{BaseURL: "ftp://127.0.0.1/v1"}, conformance.Options{})
+	assert.ErrorContains(t, err, "base URL")
+}
+
+func TestRunT(t *testing.T) {
+	rep := conformance.RunT(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{Now: beforeSunset})
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
 }

@@ -1,0 +1,43 @@
+package conformance_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// A service checks itself: serve it with httptest and run the catalogue against it.
+func ExampleRun() {
+	h, err := reference.NewServer(reference.Config{APIKeys: []string{"example-key"}})
+	if err != nil {
+		panic(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	rep, err := conformance.Run(context.Background(),
+		conformance.Target{BaseURL: srv.URL + "/v1", APIKey: "example-key"},
+		conformance.Options{Only: []string{"listPets"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s: %d of %d rules pass\n", rep.Verdict, rep.Counts.Pass, rep.Counts.Total)
+	// Output: conforming: 16 of 16 rules pass
+}
+
+// BenchmarkRun measures the whole catalogue against the in-process reference (the
+// preparation included; later iterations reuse the animals the first one created).
+func BenchmarkRun(b *testing.B) {
+	target := serve(b, newReference(b, beforeSunset, reference.Config{}))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := run(b, target, conformance.Options{Now: beforeSunset})
+		if !rep.Conforming() {
+			b.Fatalf("not conforming: %v", notPassed(rep))
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package conformance_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// failingReport is a run against a server that lets requests without a key in.
+func failingReport(t *testing.T) *conformance.Report {
+	return run(t, serve(t, openDoor(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{})
+}
+
+func TestWritersNeverShowTheKey(t *testing.T) {
+	rep := failingReport(t)
+	for name, write := range conformance.Formats {
+		var out bytes.Buffer
+		require.NoError(t, write(&out, rep), name)
+		assert.NotContains(t, out.String(), testKey, name)
+		assert.Contains(t, out.String(), "$PETSTORE_API_KEY", name)
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteText(&out, failingReport(t)))
+	text := out.String()
+	assert.Contains(t, text, "\n5 Authentication\n")
+	assert.Contains(t, text, "  fail   MUST    auth/listPets-missing ")
+	assert.Contains(t, text, "section: 5.1; 5.3")
+	assert.Contains(t, text, "expected: 401 Unauthorized")
+	assert.Contains(t, text, `reproduce: curl -sS -i -H "Authorization: Token $PETSTORE_API_KEY" 'http://127.0.0.1:`)
+	assert.Regexp(t, `\n60 rules: \d+ pass, \d+ fail, .*: NOT CONFORMING\n$`, text)
+	assert.NotContains(t, text, "\x1b[", "no colour unless asked")
+	out.Reset()
+	require.NoError(t, conformance.WriteColorText(&out, failingReport(t)))
+	assert.Contains(t, out.String(), "\x1b[31mfail ")
+}
+
+// The JSON form round-trips, and its field names are the documented ones.
+func TestWriteJSON(t *testing.T) {
+	rep := failingReport(t)
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteJSON(&out, rep))
+	var back conformance.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &back))
+	assert.Equal(t, rep.Counts, back.Counts)
+	assert.Equal(t, rep.Results, back.Results)
+
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &raw))
+	for _, k := range []string{"target", "specTitle", "specVersion", "started", "clock", "durationMs", "strict",
+		"readOnly", "animalsCreated", "animalsFound", "counts", "verdict", "results"} {
+		assert.Contains(t, raw, k)
+	}
+	res, ok := rep.Result("auth/listPets-missing")
+	require.True(t, ok)
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	for _, k := range []string{`"id":`, `"section":`, `"severity":"MUST"`, `"title":`, `"status":"fail"`, `"failures":`,
+		`"message":`, `"expected":`, `"actual":`, `"exchange":0`, `"exchanges":`, `"request":`, `"method":"GET"`,
+		`"url":`, `"response":`, `"status":200`, `"curl":`} {
+		assert.Contains(t, string(b), k)
+	}
+}
+
+func TestWriteJUnit(t *testing.T) {
+	rep := failingReport(t)
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteJUnit(&out, rep))
+	var doc struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Tests int    `xml:"tests,attr"`
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+					Text    string `xml:",chardata"`
+				} `xml:"failure"`
+				Skipped *struct{} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	require.NoError(t, xml.Unmarshal(out.Bytes(), &doc))
+	assert.Equal(t, rep.Counts.Total, doc.Tests)
+	assert.Equal(t, rep.Counts.Fail, doc.Failures)
+	cases, failures := 0, 0
+	for _, s := range doc.Suites {
+		assert.Equal(t, len(s.Cases), s.Tests, s.Name)
+		for _, c := range s.Cases {
+			cases++
+			if c.Failure != nil {
+				failures++
+				assert.NotEmpty(t, c.Failure.Message, c.Name)
+				assert.Contains(t, c.Failure.Text, "reproduce: curl", c.Name)
+			}
+		}
+	}
+	assert.Equal(t, rep.Counts.Total, cases)
+	assert.Equal(t, rep.Counts.Fail, failures)
+	assert.True(t, strings.HasPrefix(out.String(), `<?xml version="1.0" encoding="UTF-8"?>`))
+}
