@@ -60,8 +60,7 @@ func usage(w io.Writer) {
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 2 {
-		usage(stderr)
-		return cli.Usagef("conformance: want a command")
+		return cli.Usagef("conformance: want a command: %s (conformance --help)", names())
 	}
 	name := args[1]
 	if name == "-h" || name == "--help" || name == "help" {
@@ -75,7 +74,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return c.run(ctx, env{getenv: getenv, stdout: stdout, stderr: stderr}, args[2:])
 		}
 	}
-	return cli.Usagef("conformance: unknown command %q (conformance --help lists them)", name)
+	return cli.Usagef("conformance: unknown command %q: want %s (conformance --help)", name, names())
+}
+
+func names() string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = c.name
+	}
+	return strings.Join(out, ", ")
 }
 
 // parseFlags parses args into fs with one-line errors; --help prints the flags and
