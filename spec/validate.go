@@ -146,29 +146,16 @@ func (v *Validator) ValidateResponse(req *http.Request, status int, header http.
 	if err == nil {
 		return nil
 	}
-	opPtr := operationPointer(route)
-	mk := func(msg, ptr, loc string) Violation {
-		return Violation{Operation: op.OperationID, Direction: Response, Message: msg, Pointer: ptr, Location: loc}
-	}
-	respRef := op.Responses.Status(status)
-	if respRef == nil {
-		return []Violation{mk(fmt.Sprintf("status %d is not documented for %s (documented: %s)",
-			status, op.OperationID, documented(op)), opPtr+"/responses", "status")}
-	}
-	respPtr := opPtr + "/responses/" + strconv.Itoa(status)
-	if respRef.Ref != "" {
-		respPtr = respRef.Ref
+	mk := responseViolation(op)
+	respRef, respPtr, media, head := v.checkHead(route, status, header)
+	if head != nil {
+		return head
 	}
 	var rerr *openapi3filter.ResponseError
-	if !errors.As(err, &rerr) {
+	if !errors.As(err, &rerr) || media == nil {
 		return []Violation{mk(oneLine(err.Error()), respPtr, "")}
 	}
 	ct := header.Get("Content-Type")
-	media := respRef.Value.Content.Get(ct)
-	if media == nil {
-		return []Violation{mk(fmt.Sprintf("media type %q is not documented for status %d (documented: %s)",
-			ct, status, strings.Join(mediaTypes(respRef.Value.Content), ", ")), respPtr+"/content", "header Content-Type")}
-	}
 	schemaPtr := respPtr + "/content/" + escape(mediaType(respRef.Value.Content, ct)) + "/schema"
 	if schemaErrs := schemaErrors(rerr.Err); len(schemaErrs) > 0 {
 		out := make([]Violation, 0, len(schemaErrs))
@@ -183,6 +170,51 @@ func (v *Validator) ValidateResponse(req *http.Request, status int, header http.
 		msg += ": " + oneLine(rerr.Err.Error())
 	}
 	return []Violation{mk(msg, schemaPtr, "body")}
+}
+
+// ValidateResponseHead checks what can be checked of a response whose body was not kept (too
+// large, or left out of a recording): the status is documented for the operation and the
+// media type is one the description gives for it.
+func (v *Validator) ValidateResponseHead(req *http.Request, status int, header http.Header) []Violation {
+	route, _, err := v.Route(req)
+	if err != nil {
+		return []Violation{noRoute(req, err)}
+	}
+	_, _, _, head := v.checkHead(route, status, header)
+	return head
+}
+
+// checkHead finds the documented response for status and the media type for the response's
+// Content-Type, returning violations when either is missing. respPtr points at the response
+// node; media is nil when the response documents no content.
+func (v *Validator) checkHead(route *routers.Route, status int, header http.Header) (respRef *openapi3.ResponseRef, respPtr string, media *openapi3.MediaType, out []Violation) {
+	op := route.Operation
+	mk := responseViolation(op)
+	opPtr := operationPointer(route)
+	respRef = op.Responses.Status(status)
+	if respRef == nil {
+		return nil, opPtr + "/responses", nil, []Violation{mk(fmt.Sprintf("status %d is not documented for %s (documented: %s)",
+			status, op.OperationID, documented(op)), opPtr+"/responses", "status")}
+	}
+	respPtr = opPtr + "/responses/" + strconv.Itoa(status)
+	if respRef.Ref != "" {
+		respPtr = respRef.Ref
+	}
+	if len(respRef.Value.Content) == 0 {
+		return respRef, respPtr, nil, nil
+	}
+	ct := header.Get("Content-Type")
+	if media = respRef.Value.Content.Get(ct); media == nil {
+		return respRef, respPtr, nil, []Violation{mk(fmt.Sprintf("media type %q is not documented for status %d (documented: %s)",
+			ct, status, strings.Join(mediaTypes(respRef.Value.Content), ", ")), respPtr+"/content", "header Content-Type")}
+	}
+	return respRef, respPtr, media, nil
+}
+
+func responseViolation(op *openapi3.Operation) func(msg, ptr, loc string) Violation {
+	return func(msg, ptr, loc string) Violation {
+		return Violation{Operation: op.OperationID, Direction: Response, Message: msg, Pointer: ptr, Location: loc}
+	}
 }
 
 func (v *Validator) requestViolations(route *routers.Route, err error) []Violation {

@@ -132,3 +132,18 @@ func TestViolationString(t *testing.T) {
 	assert.Equal(t, "getPet response at body/id: boom (#/x)", v.String())
 	assert.Equal(t, "- request: boom (#/x)", Violation{Direction: Request, Message: "boom", Pointer: "#/x"}.String())
 }
+
+func TestValidateResponseHead(t *testing.T) {
+	v := newValidator(t)
+	get := httptest.NewRequest("GET", "/v1/pets", nil)
+	assert.Empty(t, v.ValidateResponseHead(get, 200, jsonHeader()))
+	got := v.ValidateResponseHead(get, 201, jsonHeader())
+	require.Len(t, got, 1)
+	assert.Equal(t, "#/paths/~1pets/get/responses", got[0].Pointer)
+	got = v.ValidateResponseHead(get, 401, http.Header{"Content-Type": []string{"text/html"}})
+	require.Len(t, got, 1)
+	assert.Equal(t, "#/components/responses/Unauthorized/content", got[0].Pointer)
+	got = v.ValidateResponseHead(httptest.NewRequest("PUT", "/v1/pets", nil), 200, jsonHeader())
+	require.Len(t, got, 1)
+	assert.Equal(t, PointerNoRoute, got[0].Pointer)
+}

@@ -138,6 +138,8 @@ func (c *checker) check(ex exchange) []Finding {
 	default:
 		if ex.respComplete {
 			vs = c.v.ValidateResponse(ex.req, ex.status, ex.header, ex.respBody)
+		} else {
+			vs = c.v.ValidateResponseHead(ex.req, ex.status, ex.header) // status and media type still count
 		}
 		rejected := ex.status >= 400 && ex.status < 500 && route.Operation.Responses.Status(ex.status) != nil
 		if ex.reqComplete && !rejected {

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -48,6 +49,16 @@ func TestBodyOverTheCap(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, sum.Findings)
 	assert.Equal(t, 1, sum.Incomplete)
+}
+
+// Without its body a response still has a status and a media type to check.
+func TestBodyOverTheCapStillChecksTheStatus(t *testing.T) {
+	px, p, logs := newTestProxy(t, newReference(t, faulty).URL+"/v1", Config{MaxBodyBytes: 40})
+	got := send(t, px.URL, call{method: "POST", path: "/v1/pets", auth: bearer,
+		body: `{"name":"a name long enough to pass the cap","categoryId":1}`})
+	assert.Equal(t, http.StatusOK, got.status, "the faulty server answers createPet with 200")
+	assert.Contains(t, logs.String(), "status 200 is not documented for createPet")
+	assert.Equal(t, 1, p.Summary().Incomplete)
 }
 
 func TestCheckBrowserHAR(t *testing.T) {
