@@ -24,6 +24,11 @@ const (
 // choices: duplicate keys are refused, unknown fields ignored, field names matched exactly
 // (encoding/json alone would match "NAME" to name and keep the last of two "name" keys).
 func decodeNewPet(data []byte) (NewPet, error) {
+	// JSON text is UTF-8 (RFC 8259 section 8.1); encoding/json would silently turn stray bytes
+	// into U+FFFD, and the client would get back a name it never sent.
+	if !utf8.Valid(data) {
+		return NewPet{}, invalid("request body: not valid UTF-8")
+	}
 	if err := checkDuplicateKeys(data); err != nil {
 		return NewPet{}, invalid("request body: %v", err)
 	}
