@@ -118,10 +118,13 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 		return nil, errors.New(ex.Error)
 	}
 	ex.Response = s.response(resp, body)
-	rec.add(ex)
 	if truncated {
-		rec.fail(Failure{Message: fmt.Sprintf("response body exceeds %d bytes", maxResponseBytes)})
+		// No check can trust a cut body, and parsing megabytes is what a hostile target wants.
+		ex.Error = fmt.Sprintf("response body exceeds %d bytes", maxResponseBytes)
+		rec.add(ex)
+		return nil, errors.New(ex.Error)
 	}
+	rec.add(ex)
 	for _, f := range s.validate(req, resp.StatusCode, resp.Header, body, open) {
 		rec.fail(f)
 	}
