@@ -131,16 +131,11 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 
 	var h http.Handler = mux
 	if len(cfg.CORSOrigins) > 0 {
-		h = handlers.CORS(
-			handlers.AllowedOrigins(cfg.CORSOrigins),
-			handlers.AllowedMethods(a.methods),
-			handlers.AllowedHeaders([]string{"Authorization", "Content-Type"}),
-			handlers.ExposedHeaders([]string{"Deprecation", "Sunset", "Location", "WWW-Authenticate"}),
-		)(h)
+		h = withCORS(cfg.CORSOrigins, a.methods, h) // guard.go
 	}
-	// Backstop for a panic outside the operation handlers (which recover on their own and
-	// answer with an Error): a bare 500, logged.
-	h = handlers.RecoveryHandler(handlers.RecoveryLogger(logger), handlers.PrintRecoveryStack(true))(h)
+	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
+	// 500 Error, logged (guard.go).
+	h = recoverWithError(s.ew, logger)(h)
 	// The Common Log Format has no request headers, so Authorization is never written.
 	return handlers.LoggingHandler(logw, h), nil
 }
