@@ -116,3 +116,50 @@ func TestFaultyServers(t *testing.T) {
 		})
 	}
 }
+
+// withDeprecation replaces the Deprecation header of every response (removed when v is "").
+func withDeprecation(v string) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			for k, vs := range rec.Header() {
+				w.Header()[k] = vs
+			}
+			w.Header().Del("Deprecation")
+			if v != "" {
+				w.Header().Set("Deprecation", v)
+			}
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+		})
+	}
+}
+
+// The interface document does not say since when getPet is deprecated: any RFC 9745 date up
+// to the removal date passes, whatever the spec's x-deprecated-since says.
+func TestDeprecationHeaderIsJudgedByTheDocumentOnly(t *testing.T) {
+	tests := []struct {
+		header string
+		pass   bool
+	}{
+		{"@1577836800", true},  // 2020-01-01: another date than the reference's
+		{"@1922572800", true},  // 2030-12-04, the day before the removal date
+		{"", false},            // no header
+		{"true", false},        // the draft's boolean form is not RFC 9745
+		{"@1924992000", false}, // 2031-01-01, after the removal date 2030-12-05
+	}
+	for _, tt := range tests {
+		t.Run(tt.header, func(t *testing.T) {
+			srv := serve(t, withDeprecation(tt.header)(newReference(t, beforeSunset, reference.Config{})))
+			rep := run(t, srv, conformance.Options{Only: []string{"getPet/deprecation-headers"}})
+			res, ok := rep.Result("getPet/deprecation-headers")
+			require.True(t, ok)
+			if tt.pass {
+				assert.Equal(t, conformance.Pass, res.Status, "%+v", res.Failures)
+			} else {
+				assert.Equal(t, conformance.Warn, res.Status, "a Should rule warns")
+			}
+		})
+	}
+}

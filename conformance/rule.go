@@ -72,6 +72,10 @@ type Rule struct {
 	// Op is the operationId the rule exercises, "" if none. Its stability marking turns
 	// failures into warnings, and its removal date decides whether the rule runs.
 	Op string
+	// Expects is the documented response status the check requires (401 for the auth rules,
+	// 404 for an unknown id...), 0 when none; `conformance lint` reports a rule whose status
+	// the spec no longer documents for Op.
+	Expects int
 	// Needs are the animals the rule expects the store to hold.
 	Needs Needs
 	// Creates says the check itself sends requests that create animals (or would, on a
