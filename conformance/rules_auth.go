@@ -16,6 +16,8 @@ type authCase struct {
 	severity             Severity
 	// header returns the Authorization value to send for key; ok false sends none.
 	header func(key string) (value string, ok bool)
+	// status is the documented status the case relies on (0: none in particular).
+	status int
 	// expect checks the answer.
 	expect func(c *Check, resp *httpexpect.Response)
 }
@@ -28,30 +30,31 @@ var authCases = []authCase{
 		slug: "missing", section: "5.1; 5.3", severity: Must,
 		title:  "without an Authorization header gets 401 with an Error body",
 		header: func(string) (string, bool) { return "", false },
-		expect: expect401,
+		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		slug: "wrong-key", section: "5.3", severity: Must,
 		title:  "with a bearer token that is not a valid key gets 401 with an Error body",
 		header: func(string) (string, bool) { return "Bearer " + wrongKey, true },
-		expect: expect401,
+		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		slug: "not-bearer", section: "5.2; 5.3", severity: Must,
 		title:  "with the key under a scheme other than Bearer gets 401 with an Error body",
 		header: func(key string) (string, bool) { return "Token " + key, true },
-		expect: expect401,
+		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		slug: "empty-token", section: "5.2; 5.3", severity: Must,
 		title:  "with an empty bearer token gets 401 with an Error body",
 		header: func(string) (string, bool) { return "Bearer ", true },
-		expect: expect401,
+		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		slug: "www-authenticate", section: "5.3; RFC 9110 11.6.1", severity: Should,
 		title:  "a 401 carries a WWW-Authenticate header naming the Bearer scheme",
 		header: func(string) (string, bool) { return "", false },
+		status: http.StatusUnauthorized,
 		expect: func(c *Check, resp *httpexpect.Response) {
 			if code(resp) != http.StatusUnauthorized {
 				c.Expectf(statusText(http.StatusUnauthorized), statusText(code(resp)), "want a 401 to look at")
@@ -93,6 +96,7 @@ func authRules(f *facts) []Rule {
 				Severity: ac.severity,
 				Title:    op.Method + " " + op.Path + " " + ac.title,
 				Op:       op.ID,
+				Expects:  ac.status,
 				// A valid write that a broken target accepts would create an animal.
 				Creates: op.Method != http.MethodGet,
 				Check:   authCheck(op, ac),

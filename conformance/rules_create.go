@@ -67,7 +67,7 @@ func badBodies(f *facts) []badBody {
 func createRules(f *facts) []Rule {
 	rule := func(slug, section string, title string, check func(*Check)) Rule {
 		return Rule{ID: opCreate + "/" + slug, Section: section, Severity: Must, Title: title, Op: opCreate,
-			Creates: true, Check: check}
+			Creates: true, Expects: http.StatusCreated, Check: check}
 	}
 	rules := []Rule{
 		rule("valid", "4.2; 2", "a valid NewPet gets 201 and a Pet with a new id and the name, categoryId and status sent",
@@ -84,14 +84,16 @@ func createRules(f *facts) []Rule {
 			func(c *Check) { createAndCompare(c, body) }))
 	}
 	for _, bb := range badBodies(f) {
-		rules = append(rules, rule(bb.slug, "4.2; 7", bb.title+" gets 400 with an Error body",
+		bad := rule(bb.slug, "4.2; 7", bb.title+" gets 400 with an Error body",
 			func(c *Check) {
 				req := c.Auth.POST("/pets").WithHeader("Content-Type", "application/json")
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
 				expectError(c, req.Expect(), http.StatusBadRequest)
-			}))
+			})
+		bad.Expects = http.StatusBadRequest
+		rules = append(rules, bad)
 	}
 	return append(rules, rule("ids-unique", "4.2; 2", "ids assigned by consecutive creates are unique and new",
 		func(c *Check) {

@@ -28,7 +28,8 @@ const unknownStatus = NamePrefix + "unknown-status"
 func listRules(f *facts) []Rule {
 	def, lo, hi := f.limit.Default, f.limit.Min, f.limit.Max
 	rule := func(slug, section string, sev Severity, title string, needs Needs, check func(*Check)) Rule {
-		return Rule{ID: opList + "/" + slug, Section: section, Severity: sev, Title: title, Op: opList, Needs: needs, Check: check}
+		return Rule{ID: opList + "/" + slug, Section: section, Severity: sev, Title: title, Op: opList, Needs: needs,
+			Expects: http.StatusOK, Check: check}
 	}
 	more := Needs{Animals: int(def) + 1}
 	rules := []Rule{

@@ -4,6 +4,10 @@
 //	                [--read-only] [--now DATE] [--timeout D] [--format text|json|junit]
 //	                [--output FILE] [--spec FILE]
 //	conformance list [--format text|markdown|json] [--spec FILE]
+//	conformance lint [FILE]
+//	conformance diff BASE HEAD [--allow-breaking] [--format text|json]
+//	conformance proxy --upstream URL [--listen ADDR] [--spec FILE] [--fail-on-violation] [--record FILE.har]
+//	conformance check-har FILE.har [--spec FILE] [--host HOST]
 //
 // Without --base-url, run starts the reference server in-process on a loopback port and
 // runs against it. Exit codes: 0 conforming, 1 not conforming, 2 the run could not be made.
@@ -38,7 +42,7 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// command is one subcommand; later ones (lint, diff, proxy, check-har) are entries here.
+// command is one subcommand.
 type command struct {
 	name, summary string
 	run           func(ctx context.Context, e env, args []string) error
@@ -47,6 +51,10 @@ type command struct {
 var commands = []command{
 	{"run", "run the rule catalogue against a service (default: the reference, in-process)", runCommand},
 	{"list", "print the rule catalogue: ID, section, severity, title", listCommand},
+	{"lint", "check a spec: kin-openapi validation, house rules, rules-to-spec cross-check", lintCommand},
+	{"diff", "list the changes between two specs, breaking ones first (exit 1 if any breaks)", diffCommand},
+	{"proxy", "forward traffic to a service and check every exchange against the spec", proxyCommand},
+	{"check-har", "check recorded traffic (a HAR file) against the spec", checkHARCommand},
 }
 
 func usage(w io.Writer) {
