@@ -27,7 +27,7 @@ func (r *runner) prepare() error {
 	if err != nil {
 		var te transportError
 		if errors.As(err, &te) {
-			return fmt.Errorf("conformance: %w: %s: %s", ErrUnreachable, r.sess.baseURL, r.sess.redact(te.cause()))
+			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.sess.baseURL, r.sess.redact(te.cause()), tlsHint(te.error))
 		}
 		r.prepErr = r.sess.redact(err.Error())
 		return nil

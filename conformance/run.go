@@ -144,7 +144,7 @@ func newSession(target Target, opts Options) (*session, error) {
 	}
 	client := target.Client
 	if client == nil {
-		client = newClient(opts.Timeout)
+		client, _ = NewClient(ClientOptions{Timeout: opts.Timeout}) // no file to read: no error
 	}
 	return &session{client: client, timeout: opts.Timeout, base: base, baseURL: base.String(),
 		key: target.APIKey, specBase: specBase, validator: v, errSchema: errSchema}, nil

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -44,18 +45,6 @@ type session struct {
 	validator *spec.Validator
 	errSchema *openapi3.SchemaRef
 	created   atomic.Int64
-}
-
-func newClient(timeout time.Duration) *http.Client {
-	return &http.Client{
-		Timeout: timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("stopped after %d redirects", maxRedirects)
-			}
-			return nil
-		},
-	}
 }
 
 func (s *session) redact(str string) string {
@@ -164,6 +153,11 @@ func (s *session) validate(req *http.Request, status int, header http.Header, bo
 	vreq.URL.Path = s.specBase + strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/"))
 	vreq.URL.RawPath = ""
 	var out []Failure
+	if !utf8.Valid(body) && isJSON(header) {
+		// encoding/json would quietly turn the bad bytes into U+FFFD and pass the body.
+		out = append(out, Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
+			Location: "body", Expected: "UTF-8", Actual: "invalid byte sequence"})
+	}
 	if status >= 400 {
 		out = append(out, errorStatusField(status, body)...)
 	}
@@ -296,4 +290,10 @@ func shellQuote(str string) string {
 		parts[i] = esc.Replace(p)
 	}
 	return `"` + strings.Join(parts, KeyPlaceholder) + `"`
+}
+
+// isJSON reports whether the response says its body is JSON (application/json or +json).
+func isJSON(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }

@@ -21,10 +21,11 @@ import (
 )
 
 type runFlags struct {
-	baseURL, apiKey, now, format, output, spec string
-	only, skip                                 globList
-	strict, readOnly                           bool
-	timeout                                    time.Duration
+	baseURL, apiKey, now, format, output, spec, caCert string
+	insecure                                           bool
+	only, skip                                         globList
+	strict, readOnly                                   bool
+	timeout                                            time.Duration
 }
 
 func runCommand(ctx context.Context, e env, args []string) error {
@@ -40,6 +41,8 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout`")
 	fs.StringVar(&f.format, "format", "text", "report `format`: text, json or junit")
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -72,6 +75,9 @@ func runCommand(ctx context.Context, e env, args []string) error {
 			return cli.Usagef("conformance run: in-process reference: %v", err)
 		}
 		defer stop()
+	}
+	if target.Client, err = conformance.NewClient(conformance.ClientOptions{Timeout: f.timeout, CACertFile: f.caCert, Insecure: f.insecure}); err != nil {
+		return cli.Usagef("conformance run: %v", err)
 	}
 	rep, err := conformance.Run(ctx, target, opts)
 	if err != nil {

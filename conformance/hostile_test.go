@@ -1,0 +1,79 @@
+package conformance_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// A target that misbehaves at the transport or encoding level fails the rule that met it,
+// with the reason in the report; the run goes on and finishes (issue 5 item 6).
+func TestHostileTargetBehaviours(t *testing.T) {
+	const probe = "getPet/non-integer-id" // GET /pets/abc: a rule whose request nothing else sends
+	tests := []struct {
+		name   string
+		answer func(w http.ResponseWriter, r *http.Request)
+		reason string // in the failure message or the exchange's error
+	}{
+		{"closes mid-response", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"code":"inv`))
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+		}, "unexpected EOF"},
+		{"non-JSON under application/json", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`<html>bad request</html>`))
+		}, "failed to decode"},
+		{"invalid UTF-8", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte("{\"code\":\"x\xff\xfe\",\"message\":\"m\",\"status\":400}"))
+		}, "UTF-8"},
+		{"redirects in a loop", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		}, "redirects"},
+		{"a 5xx", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte(`{"code":"internal","message":"boom","status":500}`))
+		}, "500"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ref := newReference(t, beforeSunset, reference.Config{})
+			target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, "/pets/abc") {
+					tt.answer(w, r)
+					return
+				}
+				ref.ServeHTTP(w, r)
+			}))
+			rep := run(t, target, conformance.Options{Timeout: 2 * time.Second, Only: []string{probe}})
+			res, ok := rep.Result(probe)
+			require.True(t, ok)
+			assert.Equal(t, conformance.Fail, res.Status)
+			assert.Equal(t, conformance.NotConforming, rep.Verdict)
+			var said []string
+			for _, f := range res.Failures {
+				said = append(said, f.Message)
+			}
+			for _, ex := range res.Exchanges {
+				said = append(said, ex.Error)
+			}
+			assert.Contains(t, strings.Join(said, "\n"), tt.reason)
+		})
+	}
+}
