@@ -72,7 +72,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	logw = &syncWriter{w: logw}
 	logger := log.New(logw, "petstore: ", log.LstdFlags)
 
-	s, err := newServerState(doc, cfg)
+	s, err := newServerState(doc, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	if patch != nil {
 		patch(ops)
 	}
-	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg)
+	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg, s.store.check != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func specOf(cfg Config) (*openapi3.T, []byte, error) {
 	return cfg.Spec, raw, nil
 }
 
-func newServerState(doc *openapi3.T, cfg Config) (*server, error) {
+func newServerState(doc *openapi3.T, cfg Config, logger *log.Logger) (*server, error) {
 	s := &server{now: cfg.Now}
 	var err error
 	if s.base, err = spec.BasePath(doc); err != nil {
@@ -186,7 +186,22 @@ func newServerState(doc *openapi3.T, cfg Config) (*server, error) {
 			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
 		}
 	}
+	if len(s.statuses) > math.MaxUint8 {
+		return nil, fmt.Errorf("reference: %d status values; at most %d are supported", len(s.statuses), math.MaxUint8)
+	}
 	s.store = newStore(s.statuses, cfg.MaxPets)
+	if !cfg.NoValidation && !cfg.Lenient {
+		// Each animal's encoding is validated once, when stored; in lenient mode every
+		// response is validated instead, so that an off-spec animal is logged each time.
+		check := petCheck(doc, petSchemas(doc))
+		s.store.check = func(pet []byte) error {
+			err := check(pet)
+			if err != nil {
+				logger.Printf("response violates the spec: %v", err)
+			}
+			return err
+		}
+	}
 	if err := s.store.reset(cfg.Seed); err != nil {
 		return nil, fmt.Errorf("reference: seed of %d animals: %w", len(cfg.Seed), err)
 	}

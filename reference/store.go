@@ -1,33 +1,76 @@
 package reference
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"strconv"
 	"sync"
 )
 
-// record is one animal as kept in memory. The id is implicit (index+1) and the status is an
-// index into store.statuses (0 = none), which keeps an animal to a few dozen bytes plus its
-// name.
-type record struct {
-	name     string
-	category int64
-	status   uint8
+// The store grows in fixed-size blocks: appending never copies what is stored, so filling it
+// leaves no garbage behind and the memory it holds follows its content (a doubling slice
+// holds up to twice its content, plus the old copies until the GC returns them).
+const (
+	indexBlock = 1 << 12  // entries per block of an index
+	arenaBlock = 64 << 10 // bytes per block of records
+)
+
+// blocks is an append-only list kept in blocks of indexBlock entries.
+type blocks[T any] struct {
+	b [][]T
+	n int
+}
+
+func (l *blocks[T]) add(v T) {
+	if l.n%indexBlock == 0 {
+		l.b = append(l.b, make([]T, 0, indexBlock))
+	}
+	last := len(l.b) - 1
+	l.b[last] = append(l.b[last], v)
+	l.n++
+}
+
+func (l *blocks[T]) at(i int) T { return l.b[i/indexBlock][i%indexBlock] }
+
+// content is what reset replaces in one step. An animal is a record in the arena: its
+// status index (1 byte, 0 = none), its category (varint), and its name already encoded as a
+// JSON string (uvarint length, bytes). Its id is its position plus one. That is about 15
+// bytes plus the name, and 8 bytes of index (4 more in the index of its status).
+type content struct {
+	arena    [][]byte       // records, in blocks of at least arenaBlock bytes
+	pets     blocks[uint64] // pets[id-1]: block<<32 | offset of the record in arena
+	byStatus []blocks[int32]
 }
 
 // store is the in-memory catalogue, safe for concurrent use. Ids are assigned from 1 upwards
-// and never reused; listing is in insertion (= id) order. Each status has an index of ids, so a
-// list with a limit costs O(limit) with or without a status filter.
+// and never reused; listing is in insertion (= id) order. Each status has an index of
+// positions, so a list with a limit costs O(limit) with or without a status filter.
+//
+// Animals are immutable, and the store serves them as JSON, encoded by appendPetJSON: the
+// same bytes as json.Marshal(Pet). check, when set, validates that encoding once, before an
+// animal is stored; the encoding is a function of the record alone, so every later encoding
+// of that animal is the validated one.
 type store struct {
 	mu       sync.RWMutex
-	pets     []record  // pets[id-1]
-	byStatus [][]int32 // byStatus[s] lists the indexes into pets having status s, ascending
-	statuses []string  // statuses[0] is "" (no status), then the spec's values
+	c        content
+	statuses []string // statuses[0] is "" (no status), then the spec's values
+	quoted   []string // statuses as JSON strings
 	max      int
+	check    func(petJSON []byte) error // nil: no validation
 }
 
 func newStore(statusValues []string, max int) *store {
 	s := &store{statuses: append([]string{""}, statusValues...), max: max}
-	s.byStatus = make([][]int32, len(s.statuses))
+	for _, st := range s.statuses {
+		q, _ := json.Marshal(st) // a string always marshals
+		s.quoted = append(s.quoted, string(q))
+	}
+	s.c = s.empty()
 	return s
+}
+
+func (s *store) empty() content {
+	return content{byStatus: make([]blocks[int32], len(s.statuses))}
 }
 
 // statusIndex returns the index of a status value, or false when the spec does not define it.
@@ -40,84 +83,150 @@ func (s *store) statusIndex(v string) (uint8, bool) {
 	return 0, false
 }
 
-// add stores p, whose status must be valid, and returns it with its id.
-func (s *store) add(p NewPet) (Pet, error) {
+// record encodes p, whose status must be valid.
+func (s *store) record(p NewPet) []byte {
 	st, _ := s.statusIndex(p.Status)
+	name, _ := json.Marshal(p.Name) // a string always marshals
+	rec := make([]byte, 0, 1+binary.MaxVarintLen64*2+len(name))
+	rec = append(rec, st)
+	rec = binary.AppendVarint(rec, p.CategoryID)
+	rec = binary.AppendUvarint(rec, uint64(len(name)))
+	return append(rec, name...)
+}
+
+// add stores p, whose status must be valid, and appends its JSON encoding to dst. It fails
+// when the store is full or when check refuses the encoding (nothing is stored then).
+func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
+	rec := s.record(p)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.pets) >= s.max {
-		return Pet{}, errStoreFull
+	if s.c.pets.n >= s.max {
+		return dst, 0, errStoreFull
 	}
-	id := s.addLocked(p.Name, p.CategoryID, st)
-	return Pet{ID: id, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}, nil
+	id := int64(s.c.pets.n) + 1
+	start := len(dst)
+	dst = s.appendPetJSON(dst, id, rec)
+	if s.check != nil {
+		if err := s.check(dst[start:]); err != nil {
+			return dst[:start], 0, err
+		}
+	}
+	s.c.put(rec)
+	return dst, id, nil
 }
 
-func (s *store) addLocked(name string, category int64, st uint8) int64 {
-	i := len(s.pets)
-	s.pets = append(s.pets, record{name: name, category: category, status: st})
-	s.byStatus[st] = append(s.byStatus[st], int32(i))
-	return int64(i) + 1
+func (c *content) put(rec []byte) {
+	last := len(c.arena) - 1
+	if last < 0 || cap(c.arena[last])-len(c.arena[last]) < len(rec) {
+		c.arena = append(c.arena, make([]byte, 0, max(arenaBlock, len(rec))))
+		last++
+	}
+	off := len(c.arena[last])
+	c.arena[last] = append(c.arena[last], rec...)
+	c.byStatus[rec[0]].add(int32(c.pets.n))
+	c.pets.add(uint64(last)<<32 | uint64(off))
 }
 
-// get returns the animal with the given id.
-func (s *store) get(id int64) (Pet, bool) {
+// appendPetJSON appends the encoding of the record with the given id: byte for byte what
+// json.Marshal(Pet) gives (a test holds it to that).
+func (s *store) appendPetJSON(dst []byte, id int64, rec []byte) []byte {
+	st := rec[0]
+	category, n := binary.Varint(rec[1:])
+	rec = rec[1+n:]
+	size, n := binary.Uvarint(rec)
+	dst = append(dst, `{"id":`...)
+	dst = strconv.AppendInt(dst, id, 10)
+	dst = append(dst, `,"name":`...)
+	dst = append(dst, rec[n:n+int(size)]...)
+	dst = append(dst, `,"categoryId":`...)
+	dst = strconv.AppendInt(dst, category, 10)
+	if st != 0 {
+		dst = append(dst, `,"status":`...)
+		dst = append(dst, s.quoted[st]...)
+	}
+	return append(dst, '}')
+}
+
+// appendAt appends the encoding of the animal at position i; the caller holds the lock.
+func (s *store) appendAt(dst []byte, i int) []byte {
+	loc := s.c.pets.at(i)
+	return s.appendPetJSON(dst, int64(i)+1, s.c.arena[loc>>32][uint32(loc):])
+}
+
+// appendPet appends the encoding of the animal with the given id, if there is one.
+func (s *store) appendPet(dst []byte, id int64) ([]byte, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if id < 1 || id > int64(len(s.pets)) {
-		return Pet{}, false
+	if id < 1 || id > int64(s.c.pets.n) {
+		return dst, false
 	}
-	return s.pet(int32(id - 1)), true
+	return s.appendAt(dst, int(id-1)), true
 }
 
-// list returns the first limit animals in id order; status "" means every animal.
-func (s *store) list(limit int, status string) []Pet {
-	out := make([]Pet, 0, limit)
+// appendList appends the JSON array of the first limit animals in id order; status ""
+// means every animal. The array is what json.Marshal([]Pet) gives.
+func (s *store) appendList(dst []byte, limit int, status string) []byte {
+	dst = append(dst, '[')
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if status == "" {
-		for i := 0; i < limit && i < len(s.pets); i++ {
-			out = append(out, s.pet(int32(i)))
+		for i := 0; i < limit && i < s.c.pets.n; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = s.appendAt(dst, i)
 		}
-		return out
+		return append(dst, ']')
 	}
-	st, ok := s.statusIndex(status)
-	if !ok || st == 0 {
-		return out
+	if st, ok := s.statusIndex(status); ok && st != 0 {
+		idx := &s.c.byStatus[st]
+		for i := 0; i < limit && i < idx.n; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = s.appendAt(dst, int(idx.at(i)))
+		}
 	}
-	idx := s.byStatus[st]
-	for i := 0; i < limit && i < len(idx); i++ {
-		out = append(out, s.pet(idx[i]))
-	}
-	return out
-}
-
-func (s *store) pet(i int32) Pet {
-	r := s.pets[i]
-	return Pet{ID: int64(i) + 1, Name: r.name, CategoryID: r.category, Status: s.statuses[r.status]}
+	return append(dst, ']')
 }
 
 // len returns the number of animals.
 func (s *store) len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.pets)
+	return s.c.pets.n
 }
 
 // reset replaces the content with seed, whose entries must be valid, in one step: a
-// concurrent reader sees the old content or the new one, never a mix.
+// concurrent reader sees the old content or the new one, never a mix. An entry that check
+// refuses fails the reset, which then changes nothing.
 func (s *store) reset(seed []NewPet) error {
 	if len(seed) > s.max {
 		return errStoreFull
 	}
+	c := s.empty()
+	var buf []byte
+	for i, p := range seed {
+		rec := s.record(p)
+		if s.check != nil {
+			buf = s.appendPetJSON(buf[:0], int64(i)+1, rec)
+			if err := s.check(buf); err != nil {
+				return &seedError{entry: i, err: err}
+			}
+		}
+		c.put(rec)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pets = make([]record, 0, len(seed))
-	for i := range s.byStatus {
-		s.byStatus[i] = nil
-	}
-	for _, p := range seed {
-		st, _ := s.statusIndex(p.Status)
-		s.addLocked(p.Name, p.CategoryID, st)
-	}
+	s.c = c
 	return nil
 }
+
+// seedError says which seed entry the spec refuses.
+type seedError struct {
+	entry int
+	err   error
+}
+
+func (e *seedError) Error() string { return "entry " + strconv.Itoa(e.entry) + ": " + e.err.Error() }
+func (e *seedError) Unwrap() error { return e.err }

@@ -1,0 +1,342 @@
+package reference
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Validation without repeated work. Two shortcuts, each taken only when it is provably
+// equivalent to kin-openapi's full check, and each falling back to that check otherwise:
+//
+//   - Requests: for an operation without a request body whose parameters are integers with
+//     bounds or strings from an enum, a precomputed check that accepts only what
+//     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
+//     repeated or missing parameter, a missing key) goes to ValidateRequest, so every 400
+//     and 401 is kin-openapi's answer, word for word.
+//   - Responses: an animal's JSON encoding is validated against the Pet schema once, when it
+//     is stored (store.check); animals are immutable and their encoding is a function of the
+//     record, so a body that is one stored animal, or an array of them, is valid wherever
+//     the spec's schema for it is that Pet schema, or an array of it with no constraint of
+//     its own (items only: no minItems, maxItems, uniqueItems ...). That is checked here at
+//     start, per operation and status; any other response is validated in full.
+
+// bodyKind says what a handler's body is made of, for the response shortcut.
+type bodyKind uint8
+
+const (
+	bodyOther bodyKind = iota // validated in full
+	bodyPet                   // one stored animal, as appendPetJSON encodes it, and "\n"
+	bodyPets                  // "[", stored animals joined by ",", "]\n"
+)
+
+// petResponses are the answers the handlers build from stored animals.
+var petResponses = []struct {
+	op     string
+	status int
+	kind   bodyKind
+}{
+	{"listPets", http.StatusOK, bodyPets},
+	{"createPet", http.StatusCreated, bodyPet},
+	{"getPet", http.StatusOK, bodyPet},
+}
+
+// plan is what was worked out at start for one operation.
+type plan struct {
+	simpleRequest bool // params below are all there is to check, besides the key
+	auth          bool // the request needs a valid bearer key
+	params        []paramCheck
+	bodies        map[int]bodyKind // statuses whose body need not be validated again
+}
+
+// paramCheck accepts a value that the parameter's schema certainly accepts.
+type paramCheck struct {
+	name, in string
+	required bool
+	ok       func(string) bool
+}
+
+// requestValid reports whether the request certainly passes ValidateRequest; false means
+// "run ValidateRequest", not "invalid".
+func (p *plan) requestValid(r *http.Request, pathParams map[string]string, keys *keySet) bool {
+	if !p.simpleRequest || (p.auth && !keys.check(r)) {
+		return false
+	}
+	var query map[string][]string
+	for _, pc := range p.params {
+		var v string
+		if pc.in == openapi3.ParameterInPath {
+			v = pathParams[pc.name]
+		} else {
+			if query == nil {
+				query = r.URL.Query()
+			}
+			vs, ok := query[pc.name]
+			if !ok && !pc.required {
+				continue
+			}
+			if len(vs) != 1 {
+				return false
+			}
+			v = vs[0]
+		}
+		if !pc.ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// responseValid reports whether the recorded response is one that was validated before.
+func (p *plan) responseValid(rec *recorder) bool {
+	return rec.kind != bodyOther && p.bodies[rec.status] == rec.kind &&
+		rec.header.Get("Content-Type") == "application/json"
+}
+
+// petSchemas returns the schemas a stored animal must be valid against: those of the
+// responses in petResponses (for an array, its items).
+func petSchemas(doc *openapi3.T) []*openapi3.Schema {
+	var out []*openapi3.Schema
+	for _, pr := range petResponses {
+		s := responseSchema(doc, pr.op, pr.status)
+		if s != nil && pr.kind == bodyPets {
+			s = plainArrayItems(s)
+		}
+		if s != nil && !containsSchema(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// petCheck returns store.check: the encoding must be valid against every pet schema, with
+// the options openapi3filter.ValidateResponse uses.
+func petCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
+	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}
+	if doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	return func(data []byte) error {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber() // as openapi3filter decodes a body
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return violated(err)
+		}
+		for _, s := range schemas {
+			if err := s.VisitJSON(v, opts...); err != nil {
+				return violated(fmt.Errorf("response body doesn't match schema: %w", err))
+			}
+		}
+		return nil
+	}
+}
+
+func violated(err error) *Error {
+	return newError(http.StatusInternalServerError, CodeInternal, "the server's response violated the spec (%v)", err)
+}
+
+// newPlans works out a plan per operationId. With prevalidated false (no store check) no
+// response is taken as validated.
+func newPlans(doc *openapi3.T, prevalidated bool) (map[string]*plan, error) {
+	pets := petSchemas(doc)
+	plans := map[string]*plan{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.OperationID == "" {
+				return nil, fmt.Errorf("reference: %s %s has no operationId", method, path)
+			}
+			p := requestPlan(doc, item, op)
+			p.bodies = map[int]bodyKind{}
+			for _, pr := range petResponses {
+				if pr.op != op.OperationID || !prevalidated {
+					continue
+				}
+				s := responseSchema(doc, pr.op, pr.status)
+				if pr.kind == bodyPets && s != nil {
+					s = plainArrayItems(s)
+				}
+				if s != nil && containsSchema(pets, s) {
+					p.bodies[pr.status] = pr.kind
+				}
+			}
+			plans[op.OperationID] = p
+		}
+	}
+	return plans, nil
+}
+
+// responseSchema returns the application/json schema of an operation's response, as
+// ValidateResponse finds it, or nil when that response declares headers (which
+// ValidateResponse would check) or is missing.
+func responseSchema(doc *openapi3.T, opID string, status int) *openapi3.Schema {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.OperationID != opID || op.Responses == nil {
+				continue
+			}
+			ref := op.Responses.Status(status)
+			if ref == nil {
+				ref = op.Responses.Default()
+			}
+			if ref == nil || ref.Value == nil || len(ref.Value.Headers) > 0 {
+				return nil
+			}
+			mt := ref.Value.Content.Get("application/json")
+			if mt == nil || mt.Schema == nil {
+				return nil
+			}
+			return mt.Schema.Value
+		}
+	}
+	return nil
+}
+
+// plainArrayItems returns the items schema of an array schema that says nothing else: an
+// array of valid items is then valid. Otherwise nil.
+func plainArrayItems(s *openapi3.Schema) *openapi3.Schema {
+	t := withoutDocs(*s)
+	if t.Type == nil || !t.Type.Is(openapi3.TypeArray) || t.Items == nil || t.Items.Value == nil {
+		return nil
+	}
+	items := t.Items.Value
+	t.Type, t.Items = nil, nil
+	if !reflect.ValueOf(t).IsZero() {
+		return nil
+	}
+	return items
+}
+
+// withoutDocs clears the fields that do not take part in validating a response or a
+// parameter value (a default is never applied: Options.SkipSettingDefaults).
+func withoutDocs(s openapi3.Schema) openapi3.Schema {
+	s.Extensions, s.Origin, s.Title, s.Description, s.Comment = nil, nil, "", "", ""
+	s.Example, s.Examples, s.ExternalDocs, s.Deprecated, s.Default = nil, nil, nil, false, nil
+	return s
+}
+
+func containsSchema(list []*openapi3.Schema, s *openapi3.Schema) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// requestPlan builds the precomputed request check of an operation, when there is one.
+func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operation) *plan {
+	p := &plan{}
+	if op.RequestBody != nil {
+		return p
+	}
+	security := doc.Security
+	if op.Security != nil {
+		security = *op.Security
+	}
+	switch {
+	case len(security) == 0:
+	case len(security) == 1 && len(security[0]) == 1:
+		for name, scopes := range security[0] {
+			ref := doc.Components.SecuritySchemes[name]
+			if len(scopes) > 0 || ref == nil || ref.Value == nil || !isBearer(ref.Value) {
+				return p
+			}
+		}
+		p.auth = true
+	default:
+		return p
+	}
+	params := map[string]*openapi3.Parameter{}
+	for _, list := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, ref := range list {
+			if ref.Value == nil {
+				return p
+			}
+			params[ref.Value.In+" "+ref.Value.Name] = ref.Value // the operation's win
+		}
+	}
+	for _, prm := range params {
+		pc, ok := paramPlan(prm)
+		if !ok {
+			return p
+		}
+		p.params = append(p.params, pc)
+	}
+	p.simpleRequest = true
+	return p
+}
+
+func isBearer(s *openapi3.SecurityScheme) bool {
+	return s.Type == "http" && strings.EqualFold(s.Scheme, "bearer") // as keySet.authenticate
+}
+
+// paramPlan returns the check of a query or path parameter of default style whose schema
+// is an integer with bounds or a string enum; ok is false for any other parameter.
+func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
+	pc := paramCheck{name: prm.Name, in: prm.In, required: prm.Required}
+	if (prm.In != openapi3.ParameterInQuery && prm.In != openapi3.ParameterInPath) ||
+		prm.Style != "" || prm.Explode != nil || prm.AllowEmptyValue || prm.AllowReserved ||
+		prm.Content != nil || prm.Schema == nil || prm.Schema.Value == nil {
+		return pc, false
+	}
+	t := withoutDocs(*prm.Schema.Value)
+	switch {
+	case t.Type != nil && len(*t.Type) == 1 && t.Type.Is(openapi3.TypeInteger) &&
+		(t.Format == "" || t.Format == "int32" || t.Format == "int64"):
+		lo, hi := -float64(1<<53), float64(1<<53) // exact as floats, as kin-openapi compares
+		if t.Format == "int32" {
+			lo, hi = -1<<31, 1<<31-1
+		}
+		if t.Min != nil {
+			lo = max(lo, *t.Min)
+		}
+		if t.Max != nil {
+			hi = min(hi, *t.Max)
+		}
+		t.Type, t.Format, t.Min, t.Max = nil, "", nil, nil
+		pc.ok = func(v string) bool {
+			n, ok := canonicalInt(v)
+			return ok && float64(n) >= lo && float64(n) <= hi
+		}
+	case t.Type != nil && len(*t.Type) == 1 && t.Type.Is(openapi3.TypeString) && len(t.Enum) > 0:
+		values := map[string]bool{}
+		for _, e := range t.Enum {
+			s, ok := e.(string)
+			if !ok {
+				return pc, false
+			}
+			values[s] = true
+		}
+		t.Type, t.Enum = nil, nil
+		pc.ok = func(v string) bool { return values[v] }
+	default:
+		return pc, false
+	}
+	return pc, reflect.ValueOf(t).IsZero()
+}
+
+// canonicalInt parses an integer written the one way: optional minus, no leading zero, no
+// sign on zero, at most 16 digits. strconv.ParseInt accepts all of these.
+func canonicalInt(s string) (int64, bool) {
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 16 || (digits[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
