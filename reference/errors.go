@@ -98,11 +98,12 @@ func (ew *errorWriter) writeError(w http.ResponseWriter, r *http.Request, err er
 // classify maps an error, including kin-openapi's, to the Error record to send.
 func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 	var (
-		e    *Error
-		sec  *openapi3filter.SecurityRequirementsError
-		big  *http.MaxBytesError
-		req  *openapi3filter.RequestError
-		meth *methodNotAllowed
+		e      *Error
+		sec    *openapi3filter.SecurityRequirementsError
+		big    *http.MaxBytesError
+		req    *openapi3filter.RequestError
+		meth   *methodNotAllowed
+		unread *bodyReadError
 	)
 	switch {
 	case errors.As(err, &e):
@@ -112,6 +113,8 @@ func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 	case errors.As(err, &big):
 		return newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge,
 			"request body larger than %d bytes", big.Limit)
+	case errors.As(err, &unread): // as with big: may come inside a SecurityRequirementsError
+		return invalid("request body could not be read (%v)", unread.err)
 	case errors.As(err, &sec):
 		return errUnauthorized
 	case errors.As(err, &meth), errors.Is(err, routers.ErrMethodNotAllowed):

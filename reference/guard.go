@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"io"
 	"log"
 	"net/http"
 	"runtime/debug"
@@ -14,12 +15,17 @@ import (
 var errRecovered = newError(http.StatusInternalServerError, CodeInternal,
 	"internal server error (a panic; see the server log)")
 
-// recoverWithError turns a panic anywhere in next (kin-openapi, a middleware, a log writer)
-// into a 500 Error body. gorilla's RecoveryHandler would answer with an empty 500, which
-// breaks the rule that every error carries the Error record.
-func recoverWithError(ew *errorWriter, logger *log.Logger) func(http.Handler) http.Handler {
+// guard is the outermost protection of every request. It turns a panic anywhere in next
+// (kin-openapi, a middleware, a log writer) into a 500 Error body, where gorilla's
+// RecoveryHandler would answer with an empty 500. And it marks failures to read the request
+// body (a truncated chunked body, a client that stops sending) so that they are answered
+// with a 400, not masked as an internal error or, inside kin-openapi's security check, a 401.
+func guard(ew *errorWriter, logger *log.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Body != nil && r.Body != http.NoBody {
+				r.Body = &markedBody{ReadCloser: r.Body}
+			}
 			tw := &wroteTracker{ResponseWriter: w}
 			defer func() {
 				v := recover()
@@ -38,6 +44,23 @@ func recoverWithError(ew *errorWriter, logger *log.Logger) func(http.Handler) ht
 		})
 	}
 }
+
+// markedBody wraps every read error of a request body in a bodyReadError.
+type markedBody struct{ io.ReadCloser }
+
+func (b *markedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = &bodyReadError{err: err}
+	}
+	return n, err
+}
+
+// bodyReadError is a failure to read the request body: the client's fault, a 400.
+type bodyReadError struct{ err error }
+
+func (e *bodyReadError) Error() string { return "reading the request body: " + e.err.Error() }
+func (e *bodyReadError) Unwrap() error { return e.err }
 
 // wroteTracker records whether the response has started.
 type wroteTracker struct {

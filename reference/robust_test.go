@@ -2,6 +2,7 @@ package reference
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -165,4 +166,40 @@ func TestNameBytesSurvive(t *testing.T) {
 func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// failingBody sends some bytes, then fails the way a truncated chunked body or a client that
+// hangs up does.
+type failingBody struct{ sent bool }
+
+func (b *failingBody) Read(p []byte) (int, error) {
+	if !b.sent {
+		b.sent = true
+		return copy(p, `{"name":"Re`), nil
+	}
+	return 0, io.ErrUnexpectedEOF
+}
+
+// A body that cannot be read to its end is the client's fault: 400, not 500, and not the 401
+// that kin-openapi's security check would wrap the read error into. Without a key, a 401
+// (when the key is checked before the body is read) is as good.
+func TestBodyReadErrors(t *testing.T) {
+	for _, cfg := range []Config{{}, {NoValidation: true}} {
+		h := newTestServer(t, cfg)
+		for _, auth := range []string{authed, ""} {
+			r := newRequest(t, "POST", "/v1/pets", &failingBody{})
+			r.ContentLength = -1
+			if auth == "" {
+				r.Header.Del("Authorization")
+			}
+			w := serve(h, r)
+			e := errorBody(t, w)
+			if auth == "" && w.Code == http.StatusUnauthorized {
+				continue
+			}
+			require.Equal(t, http.StatusBadRequest, w.Code, "body: %s", w.Body)
+			assert.Equal(t, CodeInvalidRequest, e.Code)
+			assert.Contains(t, e.Message, "unexpected EOF")
+		}
+	}
 }

@@ -90,7 +90,7 @@ func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 // A panic after the response has started cannot become an Error: the handler aborts, so that
 // net/http closes the connection instead of ending a truncated response cleanly.
 func TestPanicAfterWriteAborts(t *testing.T) {
-	h := recoverWithError(&errorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := guard(&errorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		panic("late")
 	}))

@@ -134,8 +134,8 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 		h = withCORS(cfg.CORSOrigins, a.methods, h) // guard.go
 	}
 	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
-	// 500 Error, logged (guard.go).
-	h = recoverWithError(s.ew, logger)(h)
+	// 500 Error, logged; and body read errors are 400s (guard.go).
+	h = guard(s.ew, logger)(h)
 	// The Common Log Format has no request headers, so Authorization is never written.
 	return handlers.LoggingHandler(logw, h), nil
 }
