@@ -76,6 +76,11 @@ func (ew *errorWriter) writeError(w http.ResponseWriter, r *http.Request, err er
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
+	var unread *bodyReadError
+	if errors.As(err, &unread) {
+		// The rest of the body may still arrive; it must not be read as the next request.
+		h.Set("Connection", "close")
+	}
 	switch e.Status {
 	case http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", "Bearer")

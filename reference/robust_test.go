@@ -200,6 +200,7 @@ func TestBodyReadErrors(t *testing.T) {
 			require.Equal(t, http.StatusBadRequest, w.Code, "body: %s", w.Body)
 			assert.Equal(t, CodeInvalidRequest, e.Code)
 			assert.Contains(t, e.Message, "unexpected EOF")
+			assert.Equal(t, "close", w.Header().Get("Connection"), "the connection's framing is lost")
 		}
 	}
 }
