@@ -4,10 +4,14 @@
 //
 //	petstore serve [--addr 127.0.0.1:8080] [--api-key K]... [--seed FILE] [--admin-key K]
 //	               [--max-body BYTES] [--max-pets N] [--cors-origin O]... [--no-validation] [--lenient]
+//	               [--read-header-timeout D] [--read-timeout D] [--write-timeout D] [--idle-timeout D]
+//	               [--max-header-bytes N] [--shutdown-timeout D]
 //
 // Keys come from --api-key (repeatable), else PETSTORE_API_KEYS (comma-separated), else one
 // random key is generated and printed. The admin key comes from --admin-key, else
-// PETSTORE_ADMIN_KEY. The server stops gracefully on SIGINT or SIGTERM.
+// PETSTORE_ADMIN_KEY; keys are never written to the log. The server stops gracefully on SIGINT
+// or SIGTERM: it stops accepting connections, lets the requests in flight finish, and closes
+// what is left after --shutdown-timeout (exit 1 then, 0 otherwise).
 package main
 
 import (
@@ -18,14 +22,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
@@ -64,6 +65,7 @@ type options struct {
 	maxPets              int
 	noValidation         bool
 	lenient              bool
+	limits               serverLimits
 }
 
 func parse(args []string, stdout io.Writer) (options, error) {
@@ -86,6 +88,8 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	fs.Var(&o.corsOrigins, "cors-origin", "allow CORS from this `origin` (repeatable); off when not given")
 	fs.BoolVar(&o.noValidation, "no-validation", false, "skip request and response validation (for measurement only)")
 	fs.BoolVar(&o.lenient, "lenient", false, "log an off-spec response instead of replacing it with a 500 Error")
+	o.limits = defaultLimits
+	o.limits.flags(fs)
 	if err := fs.Parse(args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -100,6 +104,9 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	}
 	if o.maxBody <= 0 || o.maxPets <= 0 {
 		return o, cli.Usagef("petstore serve: --max-body and --max-pets must be positive")
+	}
+	if err := o.limits.check(); err != nil {
+		return o, cli.Usagef("petstore serve: %v", err)
 	}
 	return o, nil
 }
@@ -156,15 +163,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          log.New(stderr, "petstore: http: ", log.LstdFlags),
-	}
+	srv := newHTTPServer(handler, o.limits, stderr)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
@@ -182,13 +181,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cli.Usagef("petstore: %v", err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return cli.Usagef("petstore: shutdown: %v", err)
-	}
-	fmt.Fprintln(stdout, "petstore: stopped")
-	return nil
+	return shutdown(srv, o.limits.shutdownTimeout, stdout)
 }
 
 // baseURL is the address clients use; a wildcard listen address is reached on loopback.

@@ -21,8 +21,9 @@ import (
 
 // started is a running `petstore serve`, as its output announced it.
 type started struct {
-	baseURL string   // http://127.0.0.1:PORT/v1
-	lines   []string // the start-up lines
+	baseURL string      // http://127.0.0.1:PORT/v1
+	lines   []string    // the start-up lines
+	output  chan string // the lines after them; closed when run has returned
 	stop    context.CancelFunc
 	done    chan error
 }
@@ -33,7 +34,7 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &started{stop: cancel, done: make(chan error, 1)}
+	s := &started{stop: cancel, done: make(chan error, 1), output: make(chan string, 64)}
 	go func() {
 		err := run(ctx, append([]string{"petstore", "serve", "--addr", "127.0.0.1:0"}, args...),
 			func(k string) string { return env[k] }, pw, io.Discard)
@@ -44,7 +45,16 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 	for len(s.lines) < 2 && sc.Scan() {
 		s.lines = append(s.lines, sc.Text())
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }() // keep later output flowing
+	go func() { // keep later output flowing; a line nobody waits for may be dropped
+		defer close(s.output)
+		for sc.Scan() {
+			select {
+			case s.output <- sc.Text():
+			default:
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
 	require.Len(t, s.lines, 2, "start-up lines")
 	_, url, ok := strings.Cut(s.lines[0], "serving ")
 	require.True(t, ok, s.lines[0])
