@@ -5,7 +5,7 @@ NPM_BIN   := $(NPM_DIR)/node_modules/.bin
 SPECTRAL  := @stoplight/spectral-cli@6.16.3
 REDOCLY   := @redocly/cli@2.77.0
 
-.PHONY: all build test run lint vet fmt bench clean
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check
 
 all: build
 
@@ -18,6 +18,10 @@ test:
 
 run:
 	$(GO) run ./cmd/petstore serve --seed testdata/pets.json
+
+# The project's main job: the whole catalogue against the in-process reference server.
+conformance:
+	$(GO) run ./cmd/conformance run
 
 vet:
 	$(GO) vet ./...
@@ -35,6 +39,27 @@ lint: $(NPM_BIN)/spectral $(NPM_BIN)/redocly
 	$(NPM_BIN)/spectral lint --fail-severity=hint spec/openapi.yaml
 	@# Redocly exits 0 on warnings; we want none, so its summary must be the clean one.
 	$(NPM_BIN)/redocly lint spec/openapi.yaml 2>&1 | tee out-redocly.log | grep -q 'Your API description is valid' && ! grep -qE '[0-9]+ warnings?\b' out-redocly.log; rc=$$?; cat out-redocly.log | grep -v '║\|╔\|╚'; rm -f out-redocly.log; exit $$rc
+
+# docs/rules.md is generated from the catalogue; a test fails when it is stale.
+docs:
+	mkdir -p docs
+	$(GO) run ./cmd/conformance list --format markdown > docs/rules.md
+
+# Spec authors: lint, what changed since the last release, and the catalogue against the
+# reference server built from the working spec. SPEC_BASE is the newest tag, else main.
+SPEC      := spec/openapi.yaml
+SPEC_BASE ?= $(shell git describe --tags --abbrev=0 2>/dev/null || (git rev-parse -q --verify main >/dev/null && echo main) || echo HEAD)
+
+spec-lint: build
+	bin/conformance lint $(SPEC)
+
+# DIFF_FLAGS=--allow-breaking reports without failing.
+spec-diff: build
+	git show $(SPEC_BASE):$(SPEC) > bin/spec-base.yaml
+	bin/conformance diff bin/spec-base.yaml $(SPEC) $(DIFF_FLAGS)
+
+spec-check: spec-lint spec-diff
+	bin/conformance run --spec $(SPEC)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

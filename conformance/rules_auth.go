@@ -52,7 +52,7 @@ var authCases = []authCase{
 	},
 	{
 		slug: "www-authenticate", section: "5.3; RFC 9110 11.6.1", severity: Should,
-		title:  "a 401 carries a WWW-Authenticate header naming the Bearer scheme",
+		title:  "without a key gets a 401 whose WWW-Authenticate header names the Bearer scheme",
 		header: func(string) (string, bool) { return "", false },
 		status: http.StatusUnauthorized,
 		expect: func(c *Check, resp *httpexpect.Response) {
@@ -70,7 +70,7 @@ var authCases = []authCase{
 	},
 	{
 		slug: "scheme-case", section: "5.2; RFC 9110 11.1", severity: Should,
-		title:  "the scheme name is matched case-insensitively (bearer, BEARER)",
+		title:  "accepts the key under the scheme name in lower case (bearer): scheme names are case-insensitive",
 		header: func(key string) (string, bool) { return "bearer " + key, true },
 		expect: func(c *Check, resp *httpexpect.Response) {
 			if code(resp) == http.StatusUnauthorized {
