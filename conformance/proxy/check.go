@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/internal/coverage"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -75,7 +76,7 @@ type checker struct {
 
 	mu  sync.Mutex
 	sum Summary
-	cov *coverage
+	cov *coverage.Tracker
 }
 
 func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
@@ -93,7 +94,7 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	cov, err := newCoverage(doc)
+	cov, err := coverage.New(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func (c *checker) check(ex exchange) []Finding {
 		c.sum.Incomplete++
 	}
 	if routeErr == nil {
-		c.cov.record(route.Operation.OperationID, ex)
+		recordCoverage(c.cov, route.Operation.OperationID, ex)
 	}
 	for _, f := range out {
 		op := f.Operation
@@ -187,7 +188,7 @@ func (c *checker) summary() Summary {
 		s.ViolationsByOperation[k] = n
 	}
 	s.Findings = append([]Finding(nil), c.sum.Findings...)
-	s.Coverage = c.cov.snapshot()
+	s.Coverage = c.cov.Snapshot()
 	return s
 }
 

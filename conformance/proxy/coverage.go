@@ -1,215 +1,38 @@
 package proxy
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"sort"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
-	"github.com/petstore/petstore/spec"
+	"github.com/petstore/petstore/internal/coverage"
 )
 
 // Coverage is the part of the description that the traffic exercised: every documented
-// operation × status pair, and the parameters and enumeration values used.
-type Coverage struct {
-	Pairs      int                 `json:"pairs"`     // documented operation × status pairs
-	Exercised  int                 `json:"exercised"` // pairs seen at least once
-	Percent    float64             `json:"percent"`   // 100 × Exercised / Pairs
-	Operations []OperationCoverage `json:"operations"`
-}
+// operation × status pair, and the parameters and enumeration values used. The conformance
+// run reports the same type.
+type Coverage = coverage.Coverage
 
 // OperationCoverage is the coverage of one operation.
-type OperationCoverage struct {
-	Operation string `json:"operation"`
-	Method    string `json:"method"`
-	Path      string `json:"path"`
-	Requests  int    `json:"requests"`
-	// Statuses lists every documented status with the times it was seen (0: never).
-	Statuses []Count `json:"statuses"`
-	// Undocumented lists the statuses seen that the operation does not document.
-	Undocumented []Count `json:"undocumented,omitempty"`
-	// Parameters lists every parameter, and every top-level property of the JSON request body
-	// (In "body"), with the times it was sent.
-	Parameters []ParameterCoverage `json:"parameters,omitempty"`
-}
+type OperationCoverage = coverage.OperationCoverage
 
 // Count is how many times a status was seen.
-type Count struct {
-	Status int `json:"status"`
-	Count  int `json:"count"`
-}
+type Count = coverage.Count
 
 // ParameterCoverage is how often one parameter was sent, and for an enumeration, each value.
-type ParameterCoverage struct {
-	In     string       `json:"in"` // query, path, header, or body
-	Name   string       `json:"name"`
-	Count  int          `json:"count"`
-	Values []ValueCount `json:"values,omitempty"`
-}
+type ParameterCoverage = coverage.ParameterCoverage
 
 // ValueCount is how many times an enumeration value was sent.
-type ValueCount struct {
-	Value string `json:"value"`
-	Count int    `json:"count"`
-}
+type ValueCount = coverage.ValueCount
 
-// coverage accumulates counts; the checker's mutex guards it.
-type coverage struct {
-	ops  []OperationCoverage
-	byID map[string]int
-}
-
-func newCoverage(doc *openapi3.T) (*coverage, error) {
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, err
+// recordCoverage counts ex against operation id; a body over the cap counts as not sent.
+func recordCoverage(t *coverage.Tracker, id string, ex exchange) {
+	body := ex.reqBody
+	if !ex.reqComplete {
+		body = nil
 	}
-	c := &coverage{byID: map[string]int{}}
-	for _, o := range ops {
-		oc := OperationCoverage{Operation: o.ID, Method: o.Method, Path: o.Path}
-		for _, s := range o.Statuses {
-			oc.Statuses = append(oc.Statuses, Count{Status: s})
-		}
-		params := append(openapi3.Parameters{}, doc.Paths.Value(o.Path).Parameters...)
-		for _, ref := range append(params, o.Op.Parameters...) {
-			if p := ref.Value; p != nil {
-				oc.Parameters = append(oc.Parameters, ParameterCoverage{In: p.In, Name: p.Name, Values: enumValues(p.Schema)})
-			}
-		}
-		if s := jsonBodySchema(o.Op); s != nil {
-			names := make([]string, 0, len(s.Properties))
-			for name := range s.Properties {
-				names = append(names, name)
-			}
-			sort.Strings(names)
-			for _, name := range names {
-				oc.Parameters = append(oc.Parameters, ParameterCoverage{In: "body", Name: name, Values: enumValues(s.Properties[name])})
-			}
-		}
-		c.byID[o.ID] = len(c.ops)
-		c.ops = append(c.ops, oc)
-	}
-	return c, nil
-}
-
-func jsonBodySchema(op *openapi3.Operation) *openapi3.Schema {
-	if op.RequestBody == nil || op.RequestBody.Value == nil {
-		return nil
-	}
-	media := op.RequestBody.Value.Content.Get("application/json")
-	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return nil
-	}
-	return media.Schema.Value
-}
-
-func enumValues(ref *openapi3.SchemaRef) []ValueCount {
-	if ref == nil || ref.Value == nil {
-		return nil
-	}
-	var out []ValueCount
-	for _, v := range ref.Value.Enum {
-		out = append(out, ValueCount{Value: fmt.Sprint(v)})
-	}
-	return out
-}
-
-// record counts ex against operation id.
-func (c *coverage) record(id string, ex exchange) {
-	i, ok := c.byID[id]
-	if !ok {
-		return
-	}
-	oc := &c.ops[i]
-	oc.Requests++
-	if !bump(oc.Statuses, ex.status) {
-		if !bump(oc.Undocumented, ex.status) {
-			oc.Undocumented = append(oc.Undocumented, Count{Status: ex.status, Count: 1})
-			sort.Slice(oc.Undocumented, func(a, b int) bool { return oc.Undocumented[a].Status < oc.Undocumented[b].Status })
-		}
-	}
-	body := jsonObject(ex)
-	for j := range oc.Parameters {
-		p := &oc.Parameters[j]
-		var vals []string
-		switch p.In {
-		case openapi3.ParameterInQuery:
-			vals = ex.req.URL.Query()[p.Name]
-		case openapi3.ParameterInHeader:
-			vals = ex.req.Header.Values(p.Name)
-		case openapi3.ParameterInPath:
-			vals = []string{""} // a routed request always carries its path parameters
-		case "body":
-			if raw, ok := body[p.Name]; ok {
-				var s string
-				_ = json.Unmarshal(raw, &s) // enumerations here are strings; anything else counts as sent
-				vals = []string{s}
-			}
-		}
-		if len(vals) == 0 {
-			continue
-		}
-		p.Count++
-		for _, v := range vals {
-			for k := range p.Values {
-				if p.Values[k].Value == v {
-					p.Values[k].Count++
-				}
-			}
-		}
-	}
-}
-
-func bump(counts []Count, status int) bool {
-	for i := range counts {
-		if counts[i].Status == status {
-			counts[i].Count++
-			return true
-		}
-	}
-	return false
-}
-
-// jsonObject returns the top-level members of a complete JSON object request body, or nil.
-func jsonObject(ex exchange) map[string]json.RawMessage {
-	mt, _, _ := mime.ParseMediaType(ex.req.Header.Get("Content-Type"))
-	if !ex.reqComplete || len(ex.reqBody) == 0 || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(ex.reqBody, &m) != nil {
-		return nil
-	}
-	return m
-}
-
-func (c *coverage) snapshot() Coverage {
-	out := Coverage{Operations: make([]OperationCoverage, len(c.ops))}
-	for i, oc := range c.ops {
-		cp := oc
-		cp.Statuses = append([]Count(nil), oc.Statuses...)
-		cp.Undocumented = append([]Count(nil), oc.Undocumented...)
-		cp.Parameters = make([]ParameterCoverage, len(oc.Parameters))
-		for j, p := range oc.Parameters {
-			p.Values = append([]ValueCount(nil), p.Values...)
-			cp.Parameters[j] = p
-		}
-		for _, s := range oc.Statuses {
-			out.Pairs++
-			if s.Count > 0 {
-				out.Exercised++
-			}
-		}
-		out.Operations[i] = cp
-	}
-	if out.Pairs > 0 {
-		out.Percent = float64(out.Exercised) * 100 / float64(out.Pairs)
-	}
-	return out
+	t.Record(id, ex.req, body, ex.status)
 }
 
 // WriteText writes the summary as text: counts, violations per operation, and coverage with

@@ -191,16 +191,16 @@ func TestReport(t *testing.T) {
 	for _, oc := range sum.Coverage.Operations {
 		byOp[oc.Operation] = oc
 	}
-	assert.Equal(t, []Count{{200, 2}, {400, 0}, {401, 1}}, byOp["listPets"].Statuses)
-	assert.Equal(t, []Count{{200, 1}, {400, 0}, {401, 0}, {404, 1}}, byOp["getPet"].Statuses)
+	assert.Equal(t, []Count{{Status: 200, Count: 2}, {Status: 400, Count: 0}, {Status: 401, Count: 1}}, byOp["listPets"].Statuses)
+	assert.Equal(t, []Count{{Status: 200, Count: 1}, {Status: 400, Count: 0}, {Status: 401, Count: 0}, {Status: 404, Count: 1}}, byOp["getPet"].Statuses)
 	assert.Equal(t, []ParameterCoverage{
 		{In: "query", Name: "limit", Count: 1},
-		{In: "query", Name: "status", Count: 1, Values: []ValueCount{{"available", 1}, {"pending", 0}, {"sold", 0}}},
+		{In: "query", Name: "status", Count: 1, Values: []ValueCount{{Value: "available", Count: 1}, {Value: "pending", Count: 0}, {Value: "sold", Count: 0}}},
 	}, byOp["listPets"].Parameters)
 	assert.Equal(t, []ParameterCoverage{
 		{In: "body", Name: "categoryId", Count: 1},
 		{In: "body", Name: "name", Count: 1},
-		{In: "body", Name: "status", Count: 1, Values: []ValueCount{{"available", 1}, {"pending", 0}, {"sold", 0}}},
+		{In: "body", Name: "status", Count: 1, Values: []ValueCount{{Value: "available", Count: 1}, {Value: "pending", Count: 0}, {Value: "sold", Count: 0}}},
 	}, byOp["createPet"].Parameters)
 
 	var text strings.Builder
