@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -95,9 +96,28 @@ func (ew *errorWriter) writeError(w http.ResponseWriter, r *http.Request, err er
 		// are not shown); an Error for one is the server's answer, not drift to catch.
 		rec.outsideSpec = outsideSpec[e.Status]
 	}
+	if len(e.Message) > maxMessageBytes {
+		short := *e
+		short.Message = truncate(e.Message, maxMessageBytes)
+		e = &short
+	}
 	body, _ := json.Marshal(e) // an Error of strings and an int always marshals
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))
+}
+
+// maxMessageBytes bounds Error.message: messages quote the offending value, and a client
+// that sends a 10 KB query value needs the first few hundred bytes of it back, not all.
+const maxMessageBytes = 512
+
+// truncate shortens s to at most n bytes, on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	const mark = "…"
+	cut := n - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
 }
 
 // classify maps an error, including kin-openapi's, to the Error record to send.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -148,6 +149,22 @@ func TestHostileInput(t *testing.T) {
 					assert.NotEmpty(t, w.Header().Get("Allow"))
 				}
 			})
+		}
+	}
+}
+
+// A message quotes the offending value, but never more than maxMessageBytes of it.
+func TestLongValuesAreCutInMessages(t *testing.T) {
+	for _, mode := range []Config{{}, {NoValidation: true}} {
+		h := newTestServer(t, mode)
+		for _, path := range []string{"/v1/pets?limit=" + strings.Repeat("9", 10_000),
+			"/v1/pets?limit=" + strings.Repeat("é", 10_000), "/v1/pets/" + strings.Repeat("x", 10_000)} {
+			w := do(t, h, get(path))
+			require.Equal(t, http.StatusBadRequest, w.Code)
+			e := errorBody(t, w)
+			assert.LessOrEqual(t, len(e.Message), maxMessageBytes)
+			assert.True(t, strings.HasSuffix(e.Message, "…"), e.Message)
+			assert.True(t, utf8.ValidString(e.Message))
 		}
 	}
 }
