@@ -224,3 +224,39 @@ func TestShutdownTimeoutClosesConnections(t *testing.T) {
 	}
 	closedByServer(t, c)
 }
+
+// The server's log (stderr: access log, net/http's errors) never shows a key, whether it
+// came from a flag or the environment, right or wrong, in a request that succeeds or fails.
+func TestKeysNeverInServerLog(t *testing.T) {
+	const flagKey, envKey, adminKey = "ps_flag_9c2e4b1d8f60a5c3", "ps_env_3e9b2d4f6a8c1f7a", "ps_admin_6a5f4e3d2c1b0a9f"
+	for _, s := range []*started{
+		start(t, nil, "--api-key", flagKey, "--admin-key", adminKey, "--max-header-bytes", "1024"),
+		start(t, map[string]string{"PETSTORE_API_KEYS": envKey, "PETSTORE_ADMIN_KEY": adminKey}, "--max-header-bytes", "1024"),
+	} {
+		for _, key := range []string{flagKey, envKey, flagKey[:len(flagKey)-1] + "x", adminKey} {
+			get(t, s.baseURL+"/pets", key)
+			get(t, s.baseURL+"/pets/abc", key)
+			get(t, s.baseURL+"/pets/99", key)
+			c := dial(t, s) // over the header limit: net/http's own 431
+			_, err := io.WriteString(c, "GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+key+
+				"\r\nX-Pad: "+strings.Repeat("a", 8<<10)+"\r\n\r\n")
+			require.NoError(t, err)
+			closedByServer(t, c)
+		}
+		s.stop()
+		require.NoError(t, <-s.done)
+		s.done <- nil
+		logged := s.stderr.String()
+		require.Contains(t, logged, `"GET /v1/pets HTTP/1.1" 200`, "the access log was written")
+		for _, secret := range []string{flagKey, envKey, adminKey, "ps_", "Bearer"} {
+			assert.NotContains(t, logged, secret)
+		}
+	}
+}
+
+// Without a key from a flag or the environment, each start makes a new random key: none is
+// built in.
+func TestGeneratedKeysDiffer(t *testing.T) {
+	a, b := start(t, nil), start(t, nil)
+	assert.NotEqual(t, a.lines[1], b.lines[1])
+}

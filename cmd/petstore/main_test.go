@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -24,6 +25,7 @@ type started struct {
 	baseURL string      // http://127.0.0.1:PORT/v1
 	lines   []string    // the start-up lines
 	output  chan string // the lines after them; closed when run has returned
+	stderr  *lockedBuffer
 	stop    context.CancelFunc
 	done    chan error
 }
@@ -34,10 +36,10 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &started{stop: cancel, done: make(chan error, 1), output: make(chan string, 64)}
+	s := &started{stop: cancel, done: make(chan error, 1), output: make(chan string, 64), stderr: &lockedBuffer{}}
 	go func() {
 		err := run(ctx, append([]string{"petstore", "serve", "--addr", "127.0.0.1:0"}, args...),
-			func(k string) string { return env[k] }, pw, io.Discard)
+			func(k string) string { return env[k] }, pw, s.stderr)
 		_ = pw.CloseWithError(io.EOF)
 		s.done <- err
 	}()
@@ -64,6 +66,24 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 		<-s.done
 	})
 	return s
+}
+
+// lockedBuffer is the server's stderr: written by the server, read by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func get(t *testing.T, url, key string) (int, []byte) {
