@@ -1,0 +1,144 @@
+package mutants
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/petstore/petstore/conformance"
+)
+
+// authorize makes the reference server see the valid key: the way a fault lets a request
+// in that it should have refused.
+func authorize(r *http.Request) { r.Header.Set("Authorization", "Bearer "+Key) }
+
+// unauthorized changes the 401 answers.
+func unauthorized(edit func(r *http.Request, rp *reply)) func(http.Handler) http.Handler {
+	return respond(anyRequest, func(r *http.Request, rp *reply) {
+		if rp.status == http.StatusUnauthorized {
+			edit(r, rp)
+		}
+	})
+}
+
+func strict(o *conformance.Options) { o.Strict = true }
+
+func authMutants(*facts) []Mutant {
+	scheme := func(r *http.Request) (string, string) {
+		s, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		return s, token
+	}
+	return []Mutant{
+		{
+			Name:  "auth-open-list",
+			Fault: "GET /pets lets requests without an Authorization header in (the route was left public).",
+			Catch: []string{"auth/listPets-missing", "errors/unauthorized"},
+			Wrap: request(func(r *http.Request) bool { return isList(r) && r.Header.Get("Authorization") == "" },
+				authorize),
+		},
+		{
+			Name:  "auth-open-get",
+			Fault: "GET /pets/{petId}, a legacy route registered outside the auth middleware, needs no key.",
+			Catch: []string{"auth/getPet-missing", "auth/getPet-wrong-key"},
+			Wrap:  request(isGet, authorize),
+		},
+		{
+			Name:  "auth-open-create",
+			Fault: "POST /pets without an Authorization header is served as an anonymous client instead of refused.",
+			Catch: []string{"auth/createPet-missing"},
+			Wrap: request(func(r *http.Request) bool { return isCreate(r) && r.Header.Get("Authorization") == "" },
+				authorize),
+		},
+		{
+			Name:  "auth-empty-token-accepted",
+			Fault: `An empty bearer token matches the empty key that a trailing comma in the key list ("k1,") configured.`,
+			Catch: []string{"auth/listPets-empty-token", "auth/createPet-empty-token", "auth/getPet-empty-token"},
+			Wrap: request(func(r *http.Request) bool {
+				s, token := scheme(r)
+				return strings.EqualFold(s, "Bearer") && strings.TrimSpace(token) == ""
+			}, authorize),
+		},
+		{
+			Name:  "auth-any-key",
+			Fault: "Any non-empty bearer token is accepted: the key is never compared.",
+			Catch: []string{"auth/listPets-wrong-key", "auth/createPet-wrong-key", "auth/getPet-wrong-key"},
+			Wrap: request(func(r *http.Request) bool {
+				s, token := scheme(r)
+				return strings.EqualFold(s, "Bearer") && strings.TrimSpace(token) != ""
+			}, authorize),
+		},
+		{
+			Name:  "auth-any-scheme",
+			Fault: "The scheme is not checked: the key is accepted after any word (Token, Key, Basic).",
+			Catch: []string{"auth/listPets-not-bearer", "auth/createPet-not-bearer", "auth/getPet-not-bearer"},
+			Wrap: request(func(r *http.Request) bool {
+				_, token := scheme(r)
+				return token == Key
+			}, authorize),
+		},
+		{
+			Name:  "auth-basic-accepted",
+			Fault: "HTTP Basic credentials with the key as the user name are accepted as well as the bearer token.",
+			Catch: []string{"auth/listPets-not-bearer", "auth/createPet-not-bearer", "auth/getPet-not-bearer"},
+			Wrap: request(func(r *http.Request) bool {
+				user, _, ok := r.BasicAuth()
+				return ok && user == Key
+			}, authorize),
+			Gap: "the not-bearer rules send the key under the scheme Token only; they should also send " +
+				"Basic base64(key + \":\") (and base64(\":\" + key)), which real servers accept by mistake",
+		},
+		{
+			Name:  "auth-redirect-to-login",
+			Fault: "A request without a valid key is redirected (302) to a login page, as a web framework's default.",
+			Catch: []string{"auth/listPets-missing", "auth/createPet-missing", "auth/getPet-missing", "errors/unauthorized"},
+			Wrap: unauthorized(func(_ *http.Request, rp *reply) {
+				rp.status, rp.body = http.StatusFound, nil
+				rp.header = http.Header{"Location": {"/login"}}
+			}),
+		},
+		{
+			Name:  "auth-401-empty",
+			Fault: "A 401 has no body.",
+			Catch: []string{"auth/listPets-missing", "errors/unauthorized"},
+			Wrap: unauthorized(func(_ *http.Request, rp *reply) {
+				rp.body = nil
+				rp.header.Del("Content-Type")
+			}),
+		},
+		{
+			Name:  "auth-401-status-400",
+			Fault: "The Error record of a 401 says status 400 (copied from the bad-request path).",
+			Catch: []string{"errors/unauthorized", "auth/listPets-missing"},
+			Wrap: unauthorized(func(_ *http.Request, rp *reply) {
+				rp.editJSON(eachObject(func(m map[string]any) { m["status"] = 400 }))
+			}),
+		},
+		{
+			Name:  "auth-403-wrong-key",
+			Fault: "A request with an invalid key gets 403 Forbidden instead of 401 (a missing key still gets 401).",
+			Catch: []string{"auth/listPets-wrong-key", "auth/createPet-wrong-key", "auth/getPet-wrong-key"},
+			Wrap: unauthorized(func(r *http.Request, rp *reply) {
+				if r.Header.Get("Authorization") != "" {
+					rp.setJSON(http.StatusForbidden, map[string]any{"code": "forbidden", "message": "invalid API key", "status": 403})
+					rp.header.Del("WWW-Authenticate")
+				}
+			}),
+		},
+		{
+			Name:    "auth-no-challenge",
+			Fault:   "A 401 carries no WWW-Authenticate header (caught in strict mode: a Should rule).",
+			Catch:   []string{"auth/listPets-www-authenticate", "auth/createPet-www-authenticate", "auth/getPet-www-authenticate"},
+			Options: strict,
+			Wrap:    unauthorized(func(_ *http.Request, rp *reply) { rp.header.Del("WWW-Authenticate") }),
+		},
+		{
+			Name:    "auth-scheme-case-sensitive",
+			Fault:   "The scheme name is compared case-sensitively: bearer and BEARER get 401 (caught in strict mode).",
+			Catch:   []string{"auth/listPets-scheme-case", "auth/createPet-scheme-case", "auth/getPet-scheme-case"},
+			Options: strict,
+			Wrap: request(func(r *http.Request) bool {
+				s, _ := scheme(r)
+				return s != "Bearer" && strings.EqualFold(s, "Bearer")
+			}, func(r *http.Request) { r.Header.Del("Authorization") }),
+		},
+	}
+}

@@ -1,0 +1,217 @@
+package mutants
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+func createMutants(f *facts) []Mutant {
+	return []Mutant{
+		{
+			Name:  "create-200",
+			Fault: "A created animal is answered with 200 OK instead of 201 Created.",
+			Catch: []string{"createPet/valid"},
+			Wrap: onSuccess(isCreate, func(rp *reply) {
+				if rp.status == http.StatusCreated {
+					rp.status = http.StatusOK
+				}
+			}),
+		},
+		{
+			Name:  "create-no-id",
+			Fault: "The 201 body echoes the animal sent without the id the service assigned.",
+			Catch: []string{"createPet/valid"},
+			Wrap:  onSuccess(isCreate, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "id") })) }),
+		},
+		{
+			Name: "create-id-reused",
+			Fault: fmt.Sprintf("The id is the size of the first page plus one (a count capped at the default limit), "+
+				"so once %d animals exist every new one is reported as %d.", f.limit.Default, f.limit.Default+1),
+			Catch: []string{"createPet/ids-unique", "createPet/valid", "getPet/created-returned"},
+			Wrap: onSuccess(isCreate, func(rp *reply) {
+				rp.editJSON(eachObject(func(m map[string]any) {
+					if id, err := asNumber(m["id"]).Int64(); err == nil {
+						m["id"] = min(id, f.limit.Default+1)
+					}
+				}))
+			}),
+		},
+		{
+			Name:  "create-id-off-by-one",
+			Fault: "The 201 body carries the id of the previously created animal (an off-by-one), not the new one's.",
+			Catch: []string{"getPet/created-returned", "createPet/ids-unique"},
+			Wrap: onSuccess(isCreate, func(rp *reply) {
+				rp.editJSON(eachObject(func(m map[string]any) {
+					if id, err := asNumber(m["id"]).Int64(); err == nil && id > 1 {
+						m["id"] = id - 1
+					}
+				}))
+			}),
+		},
+		{
+			Name:  "create-status-dropped",
+			Fault: "The 201 body leaves out the status that was sent (and stored).",
+			Catch: []string{"createPet/valid"},
+			Wrap:  onSuccess(isCreate, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "status") })) }),
+		},
+		{
+			Name:  "create-category-ignored",
+			Fault: "categoryId is read from the wrong field (category_id), so every animal is stored in category 0.",
+			Catch: []string{"createPet/valid", "getPet/created-returned"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				n, ok := m["category_id"].(json.Number)
+				if !ok {
+					n = "0"
+				}
+				m["categoryId"] = n
+			}),
+		},
+		{
+			Name:  "create-missing-category-zero",
+			Fault: "A missing categoryId becomes 0, the decoder's zero value, instead of a 400.",
+			Catch: []string{"createPet/missing-categoryId"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if _, ok := m["categoryId"]; !ok {
+					m["categoryId"] = 0
+				}
+			}),
+		},
+		{
+			Name:  "create-name-number-accepted",
+			Fault: `A numeric name (42) is converted to the string "42" and accepted (loose typing).`,
+			Catch: []string{"createPet/name-not-string"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if n, ok := m["name"].(json.Number); ok {
+					m["name"] = n.String()
+				}
+			}),
+		},
+		{
+			Name:  "create-status-number-dropped",
+			Fault: "A status that is not a string (42) is ignored and the animal created without one.",
+			Catch: []string{"createPet/status-not-string"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if _, ok := m["status"].(json.Number); ok {
+					delete(m, "status")
+				}
+			}),
+		},
+		{
+			Name:  "create-category-overflow-clamped",
+			Fault: "A categoryId beyond int64 goes through float64 and is clamped to the largest int64 instead of refused.",
+			Catch: []string{"createPet/categoryId-beyond-int64"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if x, err := asNumber(m["categoryId"]).Float64(); err == nil && x >= math.MaxInt64 {
+					m["categoryId"] = int64(math.MaxInt64)
+				}
+			}),
+		},
+		{
+			Name:  "create-status-required",
+			Fault: "A NewPet without status is refused with 400: the optional field is validated as required.",
+			Catch: []string{"createPet/status-optional"},
+			Wrap: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if isCreate(r) && r.Body != nil {
+						b, _ := io.ReadAll(r.Body)
+						var m map[string]any
+						if json.Unmarshal(b, &m) == nil && m != nil && m["status"] == nil {
+							fail(w, http.StatusBadRequest, "invalid_request", `request body: property "status" is missing`)
+							return
+						}
+						r.Body = io.NopCloser(bytes.NewReader(b))
+					}
+					next.ServeHTTP(w, r)
+				})
+			},
+		},
+		{
+			Name:  "create-empty-object-defaults",
+			Fault: "An empty object {} is taken as no fields given, and an animal is created from defaults.",
+			Catch: []string{"createPet/empty-object", "errors/bad-request"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if len(m) == 0 {
+					m["name"], m["categoryId"] = "unnamed", 0
+				}
+			}),
+		},
+		{
+			Name:  "create-missing-name-accepted",
+			Fault: "A body without name is accepted: the animal is stored as `unnamed` with 201.",
+			Catch: []string{"createPet/missing-name"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if _, ok := m["name"]; !ok {
+					m["name"] = "unnamed"
+				}
+			}),
+		},
+		{
+			Name:  "create-category-string-accepted",
+			Fault: `A categoryId sent as a string ("1") is converted instead of refused with 400.`,
+			Catch: []string{"createPet/categoryId-string"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if s, ok := m["categoryId"].(string); ok {
+					if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+						m["categoryId"] = n
+					}
+				}
+			}),
+		},
+		{
+			Name:  "create-fraction-truncated",
+			Fault: "A fractional categoryId (1.5) is truncated to an integer instead of refused with 400.",
+			Catch: []string{"createPet/categoryId-float"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if x, err := asNumber(m["categoryId"]).Float64(); err == nil && x != math.Trunc(x) {
+					m["categoryId"] = int64(x)
+				}
+			}),
+		},
+		{
+			Name:  "create-bad-status-dropped",
+			Fault: "A status outside the enumeration is silently dropped and the animal created without one.",
+			Catch: []string{"createPet/status-not-in-enum"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if s, ok := m["status"].(string); ok && !slices.Contains(f.statuses, s) {
+					delete(m, "status")
+				}
+			}),
+		},
+		{
+			Name:  "create-malformed-json-500",
+			Fault: "Malformed JSON crashes the decoder: 500 instead of 400.",
+			Catch: []string{"createPet/malformed-json"},
+			Wrap: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if isCreate(r) && r.Body != nil {
+						b, _ := io.ReadAll(r.Body)
+						if len(b) > 0 && !json.Valid(b) {
+							fail(w, http.StatusInternalServerError, "internal", "internal server error")
+							return
+						}
+						r.Body = io.NopCloser(bytes.NewReader(b))
+					}
+					next.ServeHTTP(w, r)
+				})
+			},
+		},
+		{
+			Name:  "create-empty-body-201",
+			Fault: "An empty body creates an animal from defaults (name `unnamed`, category 0) and answers 201.",
+			Catch: []string{"createPet/empty-body"},
+			Wrap: body(isCreate, func(r *http.Request, b []byte) []byte {
+				if len(b) > 0 {
+					return b
+				}
+				r.Header.Set("Content-Type", "application/json")
+				return []byte(`{"name":"unnamed","categoryId":0}`)
+			}),
+		},
+	}
+}

@@ -1,0 +1,106 @@
+package mutants
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/petstore/petstore/conformance"
+)
+
+func errorMutants(*facts) []Mutant {
+	every := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found"}
+	return []Mutant{
+		{
+			Name:  "errors-text-plain",
+			Fault: "Error responses are text/plain with the status text (the framework's default error page).",
+			Catch: every,
+			Wrap: onErrors(func(rp *reply) {
+				rp.header.Set("Content-Type", "text/plain; charset=utf-8")
+				rp.body = []byte(http.StatusText(rp.status) + "\n")
+			}),
+		},
+		{
+			Name:  "errors-no-code",
+			Fault: "Error records lack the code field.",
+			Catch: every,
+			Wrap:  editErrorJSON(func(m map[string]any) { delete(m, "code") }),
+		},
+		{
+			Name:  "errors-status-string",
+			Fault: `The status field of Error records is a string ("404") instead of an integer.`,
+			Catch: every,
+			Wrap:  editErrorJSON(func(m map[string]any) { m["status"] = fmt.Sprint(m["status"]) }),
+		},
+		{
+			Name:  "errors-problem-json",
+			Fault: "Errors are RFC 9457 problem details (application/problem+json: type, title, detail) instead of Error records.",
+			Catch: every,
+			Wrap: onErrors(func(rp *reply) {
+				rp.editJSON(func(v any) any {
+					m, _ := v.(map[string]any)
+					return map[string]any{"type": "about:blank", "title": http.StatusText(rp.status), "status": rp.status, "detail": m["message"]}
+				})
+				rp.header.Set("Content-Type", "application/problem+json")
+			}),
+		},
+		{
+			Name:  "errors-limit-abc-500",
+			Fault: "A limit that is not a number (limit=abc) hits an unhandled parse error: 500 instead of a 4xx.",
+			Catch: []string{"listPets/limit-not-integer"},
+			Wrap: crashWhen(func(r *http.Request) bool {
+				v, ok := r.URL.Query()["limit"]
+				if !ok || !isList(r) {
+					return false
+				}
+				_, err := strconv.ParseFloat(v[0], 64)
+				return err != nil
+			}),
+		},
+	}
+}
+
+// slowTimeout is the harness's per-request timeout in the slow mutant's run: long enough
+// for any answer of an in-process server, short enough to keep the test quick.
+const slowTimeout = 250 * time.Millisecond
+
+func transportMutants(*facts) []Mutant {
+	return []Mutant{
+		{
+			Name:  "transport-text-html",
+			Fault: "Successful responses are labelled text/html; charset=utf-8 instead of application/json.",
+			Catch: []string{"listPets/bare-array", "createPet/valid"},
+			Wrap:  onSuccess(anyRequest, func(rp *reply) { rp.header.Set("Content-Type", "text/html; charset=utf-8") }),
+		},
+		{
+			Name:  "transport-bom",
+			Fault: "Successful JSON bodies start with a UTF-8 byte order mark, which JSON forbids (RFC 8259 section 8.1).",
+			Catch: []string{"listPets/bare-array", "createPet/valid"},
+			Wrap:  onSuccess(anyRequest, func(rp *reply) { rp.body = append([]byte("\xef\xbb\xbf"), rp.body...) }),
+		},
+		{
+			Name: "transport-slow-get",
+			Fault: fmt.Sprintf("GET /pets/{petId} finds the animal, then hangs (a lock never released) until the client "+
+				"gives up; the run's timeout is %s.", slowTimeout),
+			Catch:   []string{"getPet/listed-returned", "getPet/created-returned"},
+			Options: func(o *conformance.Options) { o.Timeout = slowTimeout },
+			Wrap: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if !isGet(r) {
+						next.ServeHTTP(w, r)
+						return
+					}
+					rp := capture(next, r)
+					if rp.status == http.StatusOK {
+						// Waits for the client to hang up, never for a clock: no timer to
+						// tune, and the handler ends as soon as the harness gives up.
+						<-r.Context().Done()
+						return
+					}
+					rp.send(w)
+				})
+			},
+		},
+	}
+}

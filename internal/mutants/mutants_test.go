@@ -1,0 +1,163 @@
+package mutants
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
+)
+
+func load(t *testing.T) (*openapi3.T, []Mutant) {
+	t.Helper()
+	doc, err := spec.Load()
+	require.NoError(t, err)
+	ms, err := Catalogue(doc)
+	require.NoError(t, err)
+	return doc, ms
+}
+
+// outcomes caches each mutant's full run, shared by TestMutants and the ablation test.
+var outcomes sync.Map // name -> func() (Outcome, error)
+
+func outcome(t *testing.T, doc *openapi3.T, m Mutant) Outcome {
+	t.Helper()
+	f, _ := outcomes.LoadOrStore(m.Name, sync.OnceValues(func() (Outcome, error) {
+		return Run(context.Background(), doc, m)
+	}))
+	o, err := f.(func() (Outcome, error))()
+	require.NoError(t, err)
+	return o
+}
+
+func ruleIDs(t *testing.T, doc *openapi3.T) []string {
+	t.Helper()
+	rules, err := conformance.All(doc)
+	require.NoError(t, err)
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+func TestCatalogue(t *testing.T) {
+	doc, ms := load(t)
+	assert.GreaterOrEqual(t, len(ms), 30)
+	known := map[string]bool{}
+	for _, id := range ruleIDs(t, doc) {
+		known[id] = true
+	}
+	require.NoError(t, Check(ms, known))
+	areas := map[string]int{}
+	for _, m := range ms {
+		area, _, _ := strings.Cut(m.Name, "-")
+		areas[area]++
+	}
+	for _, area := range []string{"list", "create", "get", "auth", "errors", "transport"} {
+		assert.NotZero(t, areas[area], "no mutant in area %s", area)
+	}
+	assert.Len(t, areas, 6, "every mutant name starts with its area: %v", areas)
+}
+
+func TestCheckRefusesMalformedMutants(t *testing.T) {
+	ok := Mutant{Name: "list-fine", Fault: "f", Catch: []string{"r/1"}, Wrap: func(h http.Handler) http.Handler { return h }}
+	rules := map[string]bool{"r/1": true}
+	for name, m := range map[string]Mutant{
+		"not kebab-case": {Name: "List_Fine", Fault: ok.Fault, Catch: ok.Catch, Wrap: ok.Wrap},
+		"no fault":       {Name: ok.Name, Catch: ok.Catch, Wrap: ok.Wrap},
+		"no catch":       {Name: ok.Name, Fault: ok.Fault, Wrap: ok.Wrap},
+		"unknown rule":   {Name: ok.Name, Fault: ok.Fault, Catch: []string{"r/2"}, Wrap: ok.Wrap},
+	} {
+		assert.Error(t, Check([]Mutant{m}, rules), name)
+	}
+	assert.Error(t, Check([]Mutant{ok, ok}, rules), "a name used twice")
+	assert.NoError(t, Check([]Mutant{ok}, rules))
+}
+
+// TestUnmutatedReferencePasses is the control: every rule passes against the plain
+// reference server, strict mode included, before and after getPet's removal date.
+func TestUnmutatedReferencePasses(t *testing.T) {
+	doc, _ := load(t)
+	op, err := spec.FindOperation(doc, "getPet")
+	require.NoError(t, err)
+	after := op.Sunset.AddDate(0, 0, 1)
+	for name, plain := range map[string]Mutant{
+		"before sunset": {Name: "reference", Options: strict},
+		"after sunset": {Name: "reference-after-sunset",
+			Config:  func(c *reference.Config) { c.Now = func() time.Time { return after } },
+			Options: func(o *conformance.Options) { strict(o); o.Now = after }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			o, err := Run(context.Background(), doc, plain)
+			require.NoError(t, err)
+			assert.True(t, o.Report.Conforming())
+			for _, res := range o.Report.Results {
+				if res.Status == conformance.Skip {
+					assert.Contains(t, res.Reason, op.Sunset.Format(time.DateOnly), res.ID)
+					continue
+				}
+				assert.Equal(t, conformance.Pass, res.Status, "%s: %s %v", res.ID, res.Reason, res.Failures)
+			}
+		})
+	}
+}
+
+// TestMutants runs the catalogue against every mutant: the run must not conform and one of
+// the rules named for the fault must fail. A mutant with a Gap must still survive, so that
+// the note is removed once the rule that catches it exists.
+func TestMutants(t *testing.T) {
+	doc, ms := load(t)
+	for _, m := range ms {
+		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
+			o := outcome(t, doc, m)
+			if m.Gap != "" {
+				assert.False(t, o.Killed(), "mutant %s is caught now by %v: remove its Gap", m.Name, o.Caught)
+				return
+			}
+			assert.True(t, o.Detected(), "mutant %s survived: the run conforms (%s)", m.Name, m.Fault)
+			assert.NotEmpty(t, o.Caught, "mutant %s: none of %v failed; failed instead: %v", m.Name, m.Catch, o.Also)
+		})
+	}
+}
+
+// TestSkippingARuleLetsAMutantThrough spot-checks that rules earn their place: with one of
+// these rules (or one family of generated rules) skipped, some mutant passes the suite.
+func TestSkippingARuleLetsAMutantThrough(t *testing.T) {
+	doc, ms := load(t)
+	singles := []string{
+		"listPets/default-limit", "listPets/limit-above-max", "listPets/status-unknown",
+		"createPet/missing-name", "createPet/malformed-json", "createPet/status-optional",
+		"getPet/created-returned", "getPet/listed-returned", "getPet/non-integer-id",
+		"auth/createPet-missing",
+	}
+	families := Families(ruleIDs(t, doc), []string{"listPets", "createPet", "getPet"})
+	entries := Singles(singles)
+	for _, f := range families {
+		if f.Name == "auth/*-wrong-key" || f.Name == "auth/*-not-bearer" {
+			entries = append(entries, f)
+		}
+	}
+	require.Len(t, entries, len(singles)+2)
+	all := make([]Outcome, len(ms))
+	for i, m := range ms {
+		all[i] = outcome(t, doc, m)
+	}
+	as, err := Ablate(context.Background(), doc, all, entries, 2, true)
+	require.NoError(t, err)
+	for _, a := range as {
+		assert.NotEmpty(t, a.Survivors, "skipping %s lets no mutant through (it failed on %v)", a.Name, a.FailedOn)
+		t.Logf("skip %s: %v pass", a.Name, a.Survivors)
+	}
+}
