@@ -2,8 +2,9 @@
 // internal/mutants and prints a markdown table: mutant, fault, the rules that caught it,
 // and the mutation score.
 //
-//	mutants [-ablate] [-workers N]
+//	mutants [-run REGEXP] [-ablate] [-workers N]
 //
+// -run keeps the mutants whose name matches (as go test -run does for tests).
 // With -ablate it also skips each rule in turn and lists the mutants that then pass, which
 // shows whether every rule earns its place. Exit codes: 0 every mutant caught, 1 a mutant
 // survived, 2 the runs could not be made.
@@ -16,7 +17,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -44,12 +47,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	ablate := fs.Bool("ablate", false, "also skip each rule in turn and list the mutants that then pass")
+	pattern := fs.String("run", "", "run only the mutants whose name matches this regular expression")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "mutants run at the same time")
 	if err := fs.Parse(args[1:]); err != nil {
 		return cli.Usagef("mutants: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("mutants: unexpected argument %q", fs.Arg(0))
+	}
+	match, err := regexp.Compile(*pattern)
+	if err != nil {
+		return cli.Usagef("mutants: -run: %v", err)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -60,9 +68,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cli.Usagef("mutants: %v", err)
 	}
-	ms, err := mutants.Catalogue(doc)
+	all, err := mutants.Catalogue(doc)
 	if err != nil {
 		return cli.Usagef("mutants: %v", err)
+	}
+	ms := slices.DeleteFunc(all, func(m mutants.Mutant) bool { return !match.MatchString(m.Name) })
+	if len(ms) == 0 {
+		return cli.Usagef("mutants: no mutant matches -run %q", *pattern)
 	}
 	outcomes, err := mutants.RunAll(ctx, doc, ms, *workers)
 	if err != nil {

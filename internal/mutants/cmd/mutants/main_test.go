@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/internal/cli"
+)
+
+func TestRunPrintsTheTable(t *testing.T) {
+	var out, errw bytes.Buffer
+	err := run(context.Background(), []string{"mutants", "-run", "^(list-default-25|auth-any-key)$", "-ablate"}, &out, &errw)
+	require.NoError(t, err, errw.String())
+	table := out.String()
+	assert.Contains(t, table, "| list-default-25 | Without limit,")
+	assert.Contains(t, table, "`auth/listPets-wrong-key`")
+	assert.Contains(t, table, "Mutation score: 2/2 caught (100%).")
+	assert.Contains(t, table, "| `listPets/default-limit` | 1 | `list-default-25` |")
+	assert.Contains(t, table, "| `auth/*-wrong-key` | 1 | `auth-any-key` |")
+	assert.Equal(t, 2, strings.Count(table, "Mutation score")+strings.Count(table, "earn their place"))
+}
+
+func TestRunRefusesBadArguments(t *testing.T) {
+	for name, args := range map[string][]string{
+		"unknown flag":   {"mutants", "-bogus"},
+		"extra argument": {"mutants", "all"},
+		"bad pattern":    {"mutants", "-run", "("},
+		"no match":       {"mutants", "-run", "^no-such-mutant$"},
+	} {
+		var out, errw bytes.Buffer
+		err := run(context.Background(), args, &out, &errw)
+		require.Error(t, err, name)
+		assert.Equal(t, cli.ExitUnable, cli.Code(err), name)
+		assert.NotContains(t, err.Error(), "\n", name)
+	}
+}
