@@ -20,6 +20,9 @@ const (
 	Skip Status = "skip"
 	// Error: the rule could not be evaluated (its preconditions failed, or its check panicked).
 	Error Status = "error"
+	// Waived: the rule failed or warned, and a waiver in force names it (Result.Waiver); it
+	// does not count against the run.
+	Waived Status = "waived"
 )
 
 // Verdicts of a run.
@@ -50,6 +53,22 @@ type Report struct {
 	Counts       Counts   `json:"counts"`
 	Verdict      string   `json:"verdict"`
 	Results      []Result `json:"results"`
+	// Coverage is what the run exercised of the description: every documented operation ×
+	// status pair, parameters and enumeration values, counted over every exchange
+	// (preparation and passing rules included).
+	Coverage Coverage `json:"coverage"`
+	// MinCoverage is the least percentage of pairs the run had to exercise (0: no minimum).
+	MinCoverage float64 `json:"minCoverage,omitempty"`
+	// GateFailures are what failed the run besides its rules: an expired waiver, coverage
+	// below MinCoverage.
+	GateFailures []GateFailure `json:"gateFailures,omitempty"`
+}
+
+// GateFailure is a condition of the run, not a rule, that failed it.
+type GateFailure struct {
+	// Gate is "coverage" or "waiver/<rule ID>".
+	Gate    string `json:"gate"`
+	Message string `json:"message"`
 }
 
 // Counts are the number of rules per outcome.
@@ -60,6 +79,8 @@ type Counts struct {
 	Warn  int `json:"warn"`
 	Skip  int `json:"skip"`
 	Error int `json:"error"`
+	// Waived counts the failures and warnings that a waiver turned into Waived.
+	Waived int `json:"waived"`
 }
 
 // Result is the outcome of one rule.
@@ -74,6 +95,8 @@ type Result struct {
 	// Reason explains a skip, an error, or a warning (labelled with the marking).
 	Reason   string    `json:"reason,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
+	// Waiver is the waiver that turned the result into Waived.
+	Waiver *Waiver `json:"waiver,omitempty"`
 	// Exchanges are the requests and responses of a rule that did not pass.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 }
@@ -128,8 +151,10 @@ func (r *Report) Result(id string) (Result, bool) {
 	return Result{}, false
 }
 
-// Conforming reports whether no rule failed or errored.
-func (r *Report) Conforming() bool { return r.Counts.Fail == 0 && r.Counts.Error == 0 }
+// Conforming reports whether no rule failed or errored and no gate failed.
+func (r *Report) Conforming() bool {
+	return r.Counts.Fail == 0 && r.Counts.Error == 0 && len(r.GateFailures) == 0
+}
 
 func (r *Report) tally() {
 	r.Counts = Counts{Total: len(r.Results)}
@@ -145,6 +170,8 @@ func (r *Report) tally() {
 			r.Counts.Skip++
 		case Error:
 			r.Counts.Error++
+		case Waived:
+			r.Counts.Waived++
 		}
 	}
 	r.Verdict = Conforming

@@ -13,6 +13,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/internal/coverage"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -44,6 +45,14 @@ type Options struct {
 	Now time.Time
 	// Timeout bounds each request; zero means 10 seconds.
 	Timeout time.Duration
+	// Waivers turn the failures and warnings of the rules they name into Waived while in
+	// force; an expired one fails the run. Each must name a rule of the catalogue.
+	Waivers []Waiver
+	// MinCoverage fails the run when it exercised less than this percentage of the
+	// documented operation × status pairs; zero means no minimum.
+	MinCoverage float64
+	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
+	Progress func(n, total int, id string)
 }
 
 // DefaultTimeout bounds each request when Options.Timeout is zero.
@@ -60,7 +69,10 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, rule := range r.rules {
+	for i, rule := range r.rules {
+		if opts.Progress != nil {
+			opts.Progress(i+1, len(r.rules), rule.ID)
+		}
 		r.report.Results = append(r.report.Results, r.run(rule))
 	}
 	return r.finish(), nil
@@ -105,6 +117,9 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWaivers(all, opts.Waivers); err != nil {
+		return nil, err
+	}
 	sess, err := newSession(target, opts)
 	if err != nil {
 		return nil, err
@@ -142,12 +157,16 @@ func newSession(target Target, opts Options) (*session, error) {
 	if errSchema == nil || errSchema.Value == nil {
 		return nil, errors.New("conformance: the spec has no Error schema")
 	}
+	cov, err := coverage.New(opts.Spec)
+	if err != nil {
+		return nil, err
+	}
 	client := target.Client
 	if client == nil {
 		client, _ = NewClient(ClientOptions{Timeout: opts.Timeout}) // no file to read: no error
 	}
 	return &session{client: client, timeout: opts.Timeout, base: base, baseURL: base.String(),
-		key: target.APIKey, specBase: specBase, validator: v, errSchema: errSchema}, nil
+		key: target.APIKey, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
 }
 
 // Select returns the rules that match only (all if only is empty) and not skip.
@@ -243,6 +262,7 @@ func (r *runner) run(rule Rule) Result {
 			res.Failures[i].Exchange -= len(rec.exchanges) - maxExchanges
 		}
 	}
+	waive(&res, r.opts)
 	return res
 }
 
@@ -296,6 +316,8 @@ func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
 func (r *runner) finish() *Report {
 	r.report.AnimalsCreated = int(r.sess.created.Load())
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
+	r.report.Coverage = r.sess.coverage.Snapshot()
+	applyGates(r.report, r.opts)
 	r.report.tally()
 	return r.report
 }

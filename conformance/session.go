@@ -19,6 +19,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/internal/coverage"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -45,6 +46,7 @@ type session struct {
 	validator *spec.Validator
 	errSchema *openapi3.SchemaRef
 	created   atomic.Int64
+	coverage  *coverage.Tracker
 }
 
 func (s *session) redact(str string) string {
@@ -130,6 +132,7 @@ func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) 
 		return nil, nil, false, err
 	}
 	defer resp.Body.Close()
+	s.recordCoverage(req, resp.StatusCode)
 	// Only createPet is a POST; counting here covers preparation and rules alike.
 	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
 		s.created.Add(1)
@@ -149,9 +152,7 @@ func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) 
 // validate checks a response against the spec, and every error response against
 // section 7 (its status field repeats the HTTP status).
 func (s *session) validate(req *http.Request, status int, header http.Header, body []byte, open bool) []Failure {
-	vreq := req.Clone(req.Context())
-	vreq.URL.Path = s.specBase + strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/"))
-	vreq.URL.RawPath = ""
+	vreq := s.specRequest(req)
 	var out []Failure
 	if !utf8.Valid(body) && isJSON(header) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD and pass the body.

@@ -26,10 +26,16 @@ func RunT(t *testing.T, target Target, opts Options) *Report {
 				t.Errorf("%s %s: %s (section %s)\n%s", res.Severity, res.Status, res.Title, res.Section, details.String())
 			case Warn:
 				t.Logf("warning: %s\n%s", res.Title, details.String())
+			case Waived:
+				t.Logf("waived until %s (%s): %s\n%s", res.Waiver.Expires, res.Waiver.Reason, res.Title, details.String())
 			case Skip:
 				t.Skip(res.Reason)
 			}
 		})
 	}
-	return r.finish()
+	rep := r.finish()
+	for _, g := range rep.GateFailures {
+		t.Errorf("conformance: %s", g.Message)
+	}
+	return rep
 }

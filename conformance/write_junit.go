@@ -64,7 +64,7 @@ type junitMessage struct {
 func WriteJUnit(w io.Writer, r *Report) error {
 	root := junitSuites{
 		Name:  fmt.Sprintf("%s %s conformance of %s", r.SpecTitle, r.SpecVersion, r.Target),
-		Tests: r.Counts.Total, Failures: r.Counts.Fail, Errors: r.Counts.Error, Skipped: r.Counts.Skip,
+		Tests: r.Counts.Total, Failures: r.Counts.Fail, Errors: r.Counts.Error, Skipped: r.Counts.Skip + r.Counts.Waived,
 		Time: fmt.Sprintf("%.3f", r.DurationMS/1000),
 	}
 	index := map[string]int{}
@@ -99,12 +99,32 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			tc.Skipped = &junitMessage{Message: res.Reason}
 		case Warn:
 			tc.SystemOut = "warning: " + res.Reason + "\n" + details.String()
+		case Waived:
+			// JUnit has no "waived": a skip shows it without failing the build.
+			s.Skipped++
+			tc.Skipped = &junitMessage{Message: fmt.Sprintf("waived until %s: %s", res.Waiver.Expires, res.Waiver.Reason)}
+			tc.SystemOut = details.String()
 		}
 		s.Cases = append(s.Cases, tc)
+	}
+	var gates junitSuite
+	if len(r.GateFailures) > 0 {
+		gates = junitSuite{Name: "gates", Timestamp: r.Started.Format("2006-01-02T15:04:05")}
+		for _, g := range r.GateFailures {
+			gates.Tests++
+			gates.Failures++
+			gates.Cases = append(gates.Cases, junitCase{Name: g.Gate, Classname: "conformance.gates",
+				Failure: &junitMessage{Message: g.Message, Type: "GATE"}})
+		}
+		root.Tests += gates.Tests
+		root.Failures += gates.Failures
 	}
 	sort.SliceStable(root.Suites, func(i, j int) bool {
 		return sectionLess(strings.Fields(root.Suites[i].Name)[0], strings.Fields(root.Suites[j].Name)[0])
 	})
+	if gates.Tests > 0 {
+		root.Suites = append(root.Suites, gates) // after the sections: the run's own checks
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func sectionLess(a, b string) bool {
 	return len(pa) < len(pb)
 }
 
-var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35"}
+var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35", Waived: "34"}
 
 func writeText(w io.Writer, r *Report, color bool) error {
 	bw := bufio.NewWriter(w)
@@ -84,7 +84,7 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		r.Started.Format("2006-01-02T15:04:05Z"), r.Clock.Format("2006-01-02T15:04:05Z"), r.Strict, r.ReadOnly)
 	groups := map[string][]Result{}
 	var keys []string
-	width := 0
+	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
 		g := group(res.Section)
 		if _, ok := groups[g]; !ok {
@@ -92,12 +92,13 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		}
 		groups[g] = append(groups[g], res)
 		width = max(width, len(res.ID))
+		statusWidth = max(statusWidth, len(res.Status))
 	}
 	sort.SliceStable(keys, func(i, j int) bool { return sectionLess(keys[i], keys[j]) })
 	for _, g := range keys {
 		fmt.Fprintf(bw, "\n%s %s\n", g, sectionTitles[g])
 		for _, res := range groups[g] {
-			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s\n", paint(res.Status, fmt.Sprintf("%-5s", res.Status)),
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
 				res.Severity, width, res.ID, res.Title)
 			writeDetails(bw, res)
 		}
@@ -107,8 +108,16 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	if color {
 		verdict = paint(map[bool]Status{true: Pass, false: Fail}[r.Conforming()], verdict)
 	}
-	fmt.Fprintf(bw, "\n%d rules: %d pass, %d fail, %d warn, %d skip, %d error; %d animals created, %d found; %.1f ms: %s\n",
-		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, r.AnimalsCreated, r.AnimalsFound, r.DurationMS, verdict)
+	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
+	for _, g := range r.GateFailures {
+		fmt.Fprintf(bw, "%s: %s\n", paint(Fail, "FAILED "+g.Gate), g.Message)
+	}
+	waived := ""
+	if c.Waived > 0 {
+		waived = fmt.Sprintf(", %d waived", c.Waived)
+	}
+	fmt.Fprintf(bw, "%d rules: %d pass, %d fail, %d warn, %d skip, %d error%s; %d animals created, %d found; %.1f ms: %s\n",
+		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, r.AnimalsCreated, r.AnimalsFound, r.DurationMS, verdict)
 	return bw.Flush()
 }
 
@@ -118,10 +127,13 @@ func writeDetails(w io.Writer, res Result) {
 	if res.Status == Pass {
 		return
 	}
-	if res.Status != Fail || len(res.Failures) == 0 {
+	if res.Waiver != nil {
+		fmt.Fprintf(w, "%swaived until %s: %s\n", indent, res.Waiver.Expires, res.Waiver.Reason)
+	}
+	if res.Status != Fail && res.Status != Waived || len(res.Failures) == 0 {
 		fmt.Fprintf(w, "%s%s\n", indent, res.Reason)
 	}
-	if res.Status != Fail && res.Status != Warn {
+	if res.Status != Fail && res.Status != Warn && res.Status != Waived {
 		return
 	}
 	fmt.Fprintf(w, "%ssection: %s\n", indent, res.Section)

@@ -1,0 +1,129 @@
+package conformance
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	yaml "github.com/oasdiff/yaml3"
+)
+
+// Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:
+//
+//	- rule: listPets/www-authenticate
+//	  reason: staging gateway strips the header, PLAT-123
+//	  expires: 2026-06-30
+type Waiver struct {
+	// Rule is the ID of the rule waived.
+	Rule string `json:"rule" yaml:"rule"`
+	// Reason says why the failure is accepted (a ticket, an owner); it is shown in reports.
+	Reason string `json:"reason" yaml:"reason"`
+	// Expires is the first day (YYYY-MM-DD, UTC) on which the waiver no longer holds: from
+	// then on the rule counts again and the waiver itself fails the run.
+	Expires string `json:"expires" yaml:"expires"`
+}
+
+// expiry is the first instant at which w no longer holds; ParseWaivers has checked the date.
+func (w Waiver) expiry() time.Time {
+	t, _ := time.Parse(time.DateOnly, w.Expires)
+	return t
+}
+
+// Expired reports whether w no longer holds at now (the run's clock).
+func (w Waiver) Expired(now time.Time) bool { return !now.Before(w.expiry()) }
+
+// ReadWaivers reads a waivers file (see Waiver).
+func ReadWaivers(path string) ([]Waiver, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("conformance: waivers: %w", err)
+	}
+	ws, err := ParseWaivers(data)
+	if err != nil {
+		return nil, fmt.Errorf("conformance: waivers %s: %w", path, err)
+	}
+	return ws, nil
+}
+
+// ParseWaivers parses a YAML list of waivers; every entry needs rule, reason and an expiry
+// date, and a rule may be waived once.
+func ParseWaivers(data []byte) ([]Waiver, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	// Dates stay strings, so that 2026-06-30 and "2026-06-30" read alike.
+	dec.DisableTimestamps(true)
+	var ws []Waiver
+	if err := dec.Decode(&ws); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("want a YAML list of {rule, reason, expires}: %s", oneLineErr(err))
+	}
+	seen := map[string]bool{}
+	for i, w := range ws {
+		where := fmt.Sprintf("entry %d", i+1)
+		if w.Rule != "" {
+			where += " (" + w.Rule + ")"
+		}
+		switch {
+		case w.Rule == "":
+			return nil, fmt.Errorf("%s: rule is missing", where)
+		case strings.TrimSpace(w.Reason) == "":
+			return nil, fmt.Errorf("%s: reason is missing (say why the failure is accepted)", where)
+		case seen[w.Rule]:
+			return nil, fmt.Errorf("%s: the rule is waived twice", where)
+		}
+		if _, err := time.Parse(time.DateOnly, w.Expires); err != nil {
+			return nil, fmt.Errorf("%s: expires %q: want a date YYYY-MM-DD", where, w.Expires)
+		}
+		seen[w.Rule] = true
+	}
+	return ws, nil
+}
+
+func oneLineErr(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// checkWaivers refuses a waiver that names no rule of the catalogue: a typo would otherwise
+// leave the failure it meant to accept failing, or a renamed rule silently unwaived.
+func checkWaivers(all []Rule, ws []Waiver) error {
+	ids := make(map[string]bool, len(all))
+	for _, r := range all {
+		ids[r.ID] = true
+	}
+	for _, w := range ws {
+		if !ids[w.Rule] {
+			return fmt.Errorf("conformance: waiver for unknown rule %q (conformance list shows the IDs)", w.Rule)
+		}
+	}
+	return nil
+}
+
+// waive turns a failure or warning into Waived when a waiver in force names the rule.
+func waive(res *Result, opts Options) {
+	if res.Status != Fail && res.Status != Warn {
+		return
+	}
+	for _, w := range opts.Waivers {
+		if w.Rule == res.ID && !w.Expired(opts.Now) {
+			res.Status, res.Waiver = Waived, &w
+			return
+		}
+	}
+}
+
+// applyGates records what fails the run besides its rules: expired waivers and a coverage
+// shortfall.
+func applyGates(rep *Report, opts Options) {
+	rep.MinCoverage = opts.MinCoverage
+	for _, w := range opts.Waivers {
+		if w.Expired(opts.Now) {
+			rep.GateFailures = append(rep.GateFailures, GateFailure{Gate: "waiver/" + w.Rule,
+				Message: fmt.Sprintf("the waiver for %s expired on %s (reason: %s): fix the rule's failure or renew the waiver",
+					w.Rule, w.Expires, w.Reason)})
+		}
+	}
+	if g := coverageGate(rep.Coverage, opts.MinCoverage); g != nil {
+		rep.GateFailures = append(rep.GateFailures, *g)
+	}
+}
