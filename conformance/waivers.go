@@ -14,9 +14,9 @@ import (
 
 // Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:
 //
-//	- rule: listPets/www-authenticate
-//	  reason: staging gateway strips the header, PLAT-123
-//	  expires: 2026-06-30
+//   - rule: listPets/www-authenticate
+//     reason: staging gateway strips the header, PLAT-123
+//     expires: 2026-06-30
 type Waiver struct {
 	// Rule is the ID of the rule waived.
 	Rule string `json:"rule" yaml:"rule"`
