@@ -116,20 +116,13 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-status-required",
 			Fault: "A NewPet without status is refused with 400: the optional field is validated as required.",
 			Catch: []string{"createPet/status-optional"},
-			Wrap: func(next http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if isCreate(r) && r.Body != nil {
-						b, _ := io.ReadAll(r.Body)
-						var m map[string]any
-						if json.Unmarshal(b, &m) == nil && m != nil && m["status"] == nil {
-							fail(w, http.StatusBadRequest, "invalid_request", `request body: property "status" is missing`)
-							return
-						}
-						r.Body = io.NopCloser(bytes.NewReader(b))
-					}
-					next.ServeHTTP(w, r)
-				})
-			},
+			Wrap: refuseCreate(http.StatusBadRequest, func(b []byte) string {
+				var m map[string]any
+				if json.Unmarshal(b, &m) == nil && m != nil && m["status"] == nil {
+					return `request body: property "status" is missing`
+				}
+				return ""
+			}),
 		},
 		{
 			Name:  "create-empty-object-defaults",
@@ -187,19 +180,12 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-malformed-json-500",
 			Fault: "Malformed JSON crashes the decoder: 500 instead of 400.",
 			Catch: []string{"createPet/malformed-json"},
-			Wrap: func(next http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if isCreate(r) && r.Body != nil {
-						b, _ := io.ReadAll(r.Body)
-						if len(b) > 0 && !json.Valid(b) {
-							fail(w, http.StatusInternalServerError, "internal", "internal server error")
-							return
-						}
-						r.Body = io.NopCloser(bytes.NewReader(b))
-					}
-					next.ServeHTTP(w, r)
-				})
-			},
+			Wrap: refuseCreate(http.StatusInternalServerError, func(b []byte) string {
+				if len(b) > 0 && !json.Valid(b) {
+					return "internal server error"
+				}
+				return ""
+			}),
 		},
 		{
 			Name:  "create-empty-body-201",
@@ -213,5 +199,24 @@ func createMutants(f *facts) []Mutant {
 				return []byte(`{"name":"unnamed","categoryId":0}`)
 			}),
 		},
+	}
+}
+
+// refuseCreate answers a createPet request with an Error record of the given status when
+// reject returns a message for its body, and passes it on otherwise.
+func refuseCreate(status int, reject func(body []byte) string) func(http.Handler) http.Handler {
+	codes := map[int]string{http.StatusBadRequest: "invalid_request", http.StatusInternalServerError: "internal"}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if isCreate(r) && r.Body != nil {
+				b, _ := io.ReadAll(r.Body)
+				if msg := reject(b); msg != "" {
+					fail(w, status, codes[status], msg)
+					return
+				}
+				r.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			next.ServeHTTP(w, r)
+		})
 	}
 }
