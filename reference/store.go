@@ -96,23 +96,35 @@ func (s *store) record(p NewPet) []byte {
 
 // add stores p, whose status must be valid, and appends its JSON encoding to dst. It fails
 // when the store is full or when check refuses the encoding (nothing is stored then).
+//
+// The check runs outside the lock (a few microseconds that would stall every reader and
+// writer), on the encoding with the next id; if another animal took that id meanwhile, the
+// encoding is made and checked again with the id after it.
 func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
 	rec := s.record(p)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c.pets.n >= s.max {
-		return dst, 0, errStoreFull
-	}
-	id := int64(s.c.pets.n) + 1
 	start := len(dst)
-	dst = s.appendPetJSON(dst, id, rec)
-	if s.check != nil {
-		if err := s.check(dst[start:]); err != nil {
-			return dst[:start], 0, err
+	for {
+		s.mu.RLock()
+		n := s.c.pets.n
+		s.mu.RUnlock()
+		if n >= s.max {
+			return dst, 0, errStoreFull
 		}
+		id := int64(n) + 1
+		dst = s.appendPetJSON(dst[:start], id, rec)
+		if s.check != nil {
+			if err := s.check(dst[start:]); err != nil {
+				return dst[:start], 0, err
+			}
+		}
+		s.mu.Lock()
+		if s.c.pets.n == n {
+			s.c.put(rec)
+			s.mu.Unlock()
+			return dst, id, nil
+		}
+		s.mu.Unlock()
 	}
-	s.c.put(rec)
-	return dst, id, nil
 }
 
 func (c *content) put(rec []byte) {

@@ -1,0 +1,274 @@
+// Command load measures the reference server under load over loopback (issue 6) and
+// prints a markdown table with the targets hit or missed.
+//
+//	load [-connections 16] [-duration 5s] [-warmup 1s] [-peers] [-seed-animals 1000]
+//	load -memory [-animals 1000000]
+//
+// The default run builds cmd/petstore into a temporary folder (run it from the module
+// root), then, for each case, starts a fresh process of each configuration: petstore serve
+// (validation on), petstore serve --no-validation, and a baseline net/http handler sending
+// the same bytes (this command, re-run as "load baseline"). -peers adds Stoplight Prism's
+// mock, installed by `make load-peers` into .tools/prism. -memory instead fills one
+// validated server with animals through POST /v1/pets and reports the growth of its
+// resident set per animal and the list latency at 100 animals and at the end.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/load"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args, os.Stdout, os.Stderr); err != nil {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		os.Exit(cli.Code(err))
+	}
+}
+
+const apiKey = "load-test-key"
+
+// options are the parsed command line.
+type options struct {
+	load.Options
+	peers, memory      bool
+	animals, seedCount int
+	petstore, prism    string
+	specPath           string
+	baselineAddr       string
+	baselineBase       string
+	baselineCanned     string
+}
+
+func parse(args []string, stderr io.Writer) (options, error) {
+	var o options
+	if len(args) > 1 && args[1] == "baseline" {
+		fs := flag.NewFlagSet("load baseline", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		fs.StringVar(&o.baselineAddr, "addr", "127.0.0.1:0", "listen `address`")
+		fs.StringVar(&o.baselineBase, "base", "/v1", "base `path` of the operations")
+		fs.StringVar(&o.baselineCanned, "canned", "", "JSON `file` of the answers (written by the load run)")
+		if err := fs.Parse(args[2:]); err != nil {
+			return o, cli.Usagef("load baseline: %v", err)
+		}
+		if o.baselineCanned == "" {
+			return o, cli.Usagef("load baseline: --canned is required")
+		}
+		return o, nil
+	}
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.Connections, "connections", 16, "concurrent connections, one request in flight on each")
+	fs.DurationVar(&o.Duration, "duration", 5*time.Second, "measured `time` per case and server")
+	fs.DurationVar(&o.Warmup, "warmup", time.Second, "unmeasured `time` before each measurement")
+	fs.BoolVar(&o.peers, "peers", false, "also measure Stoplight Prism's mock (see -prism)")
+	fs.StringVar(&o.prism, "prism", ".tools/prism/node_modules/.bin/prism", "Prism CLI `path` (make load-peers installs it)")
+	fs.StringVar(&o.specPath, "spec", "spec/openapi.yaml", "the `file` Prism mocks")
+	fs.StringVar(&o.petstore, "petstore", "", "petstore `binary` to measure; default: go build ./cmd/petstore")
+	fs.IntVar(&o.seedCount, "seed-animals", 1000, "animals the servers start with (a quarter of them sold)")
+	fs.BoolVar(&o.memory, "memory", false, "measure memory per animal and list latency from 100 to -animals animals")
+	fs.IntVar(&o.animals, "animals", 1_000_000, "animals to create in -memory mode")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err
+		}
+		return o, cli.Usagef("load: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return o, cli.Usagef("load: unexpected argument %q", fs.Arg(0))
+	}
+	if o.Connections < 1 || o.Duration <= 0 || o.Warmup < 0 || o.seedCount < 1 || o.animals < 101 {
+		return o, cli.Usagef("load: -connections, -duration, -seed-animals must be positive and -animals above 100")
+	}
+	o.APIKey = apiKey
+	o.StartWithin = 30 * time.Second // Prism takes seconds; petstore is held to 150 ms below
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.baselineCanned != "" {
+		return load.ServeBaseline(ctx, o.baselineAddr, o.baselineBase, o.baselineCanned)
+	}
+	dir, err := os.MkdirTemp("", "petstore-load-")
+	if err != nil {
+		return cli.Usagef("load: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	if o.petstore == "" {
+		o.petstore = filepath.Join(dir, "petstore")
+		build := exec.CommandContext(ctx, "go", "build", "-o", o.petstore, "./cmd/petstore")
+		if out, err := build.CombinedOutput(); err != nil {
+			return cli.Usagef("load: go build ./cmd/petstore (run from the module root): %v\n%s", err, out)
+		}
+	}
+	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %d connections, %v per case after %v warm-up\n\n",
+		runtime.NumCPU(), loadAverage(), runtime.Version(), o.Connections, o.Duration, o.Warmup)
+	if o.memory {
+		return memory(ctx, o, stdout)
+	}
+	return table(ctx, o, dir, stdout)
+}
+
+// table measures every configuration under every case and prints the table and targets.
+func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
+	seed := filepath.Join(dir, "seed.json")
+	if err := writeSeed(seed, o.seedCount); err != nil {
+		return cli.Usagef("load: %v", err)
+	}
+	serve := []string{o.petstore, "serve", "--addr", "127.0.0.1:{port}", "--api-key", apiKey, "--seed", seed}
+	validated := load.Server{Name: "petstore", Argv: serve, ReadyPath: "/healthz", Base: "/v1"}
+	noValidation := load.Server{Name: "petstore --no-validation", Argv: append(append([]string{}, serve...), "--no-validation"),
+		ReadyPath: "/healthz", Base: "/v1"}
+
+	// The baseline answers with what the validated server answered.
+	p, err := load.Start(ctx, validated.Argv, validated.ReadyPath, o.StartWithin)
+	if err != nil {
+		return cli.Usagef("load: %v", err)
+	}
+	canned, err := load.Capture(ctx, p.URL+validated.Base, apiKey, load.Cases)
+	p.Stop()
+	if err != nil {
+		return cli.Usagef("load: capture the reference answers: %v", err)
+	}
+	cannedPath := filepath.Join(dir, "canned.json")
+	data, _ := json.Marshal(canned) // byte slices and strings always marshal
+	if err := os.WriteFile(cannedPath, data, 0o600); err != nil {
+		return cli.Usagef("load: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return cli.Usagef("load: %v", err)
+	}
+	servers := []load.Server{validated, noValidation, {Name: "baseline net/http",
+		Argv: []string{self, "baseline", "--addr", "127.0.0.1:{port}", "--canned", cannedPath}, ReadyPath: "/healthz", Base: "/v1"}}
+	var prismWhy string
+	if o.peers {
+		if _, err := os.Stat(o.prism); err != nil {
+			prismWhy = fmt.Sprintf("Prism not installed at %s (make load-peers installs it): %v", o.prism, err)
+		} else {
+			servers = append(servers, load.Server{Name: "prism mock -v error",
+				Argv:      []string{o.prism, "mock", "-h", "127.0.0.1", "-p", "{port}", "-v", "error", o.specPath},
+				ReadyPath: "/pets", Base: ""}) // Prism serves the paths without the servers' base path
+		}
+	}
+
+	var results []load.Result
+	for _, srv := range servers {
+		fmt.Fprintf(os.Stderr, "load: %s...\n", srv.Name)
+		results = append(results, load.Measure(ctx, srv, load.Cases, o.Options)...)
+		if ctx.Err() != nil {
+			return cli.Usagef("load: interrupted")
+		}
+	}
+	load.WriteTable(stdout, results, validated.Name)
+	fmt.Fprintf(stdout, "\nServers start with %d animals; the baseline sends the bytes the validated server sent. "+
+		"Prism answers with the spec's examples.\n\nTargets:\n", o.seedCount)
+	list := load.Cases[0].Name
+	goals := []load.Goal{
+		load.RatioGoal("validated "+list+" throughput >= 70% of --no-validation", results, validated.Name, noValidation.Name, list, 0.7, true),
+		load.ReadyGoal("petstore serve ready (GET /healthz answers) within 150 ms of start", results, validated.Name, 150*time.Millisecond),
+	}
+	prism := load.Goal{Name: "validated " + list + " throughput >= 10× Prism mock's", Why: "run make load-peers"}
+	if o.peers {
+		prism = load.RatioGoal(prism.Name, results, validated.Name, "prism mock -v error", list, 10, false)
+		if prismWhy != "" {
+			prism.Why = prismWhy
+		}
+	}
+	load.WriteGoals(stdout, append(goals, prism))
+	return nil
+}
+
+// memory runs the memory mode on the validated server.
+func memory(ctx context.Context, o options, stdout io.Writer) error {
+	srv := load.Server{Name: "petstore", ReadyPath: "/healthz", Base: "/v1",
+		Argv: []string{o.petstore, "serve", "--addr", "127.0.0.1:{port}", "--api-key", apiKey, "--max-pets", strconv.Itoa(o.animals)}}
+	m, err := load.MeasureMemory(ctx, srv, o.animals, o.Options, func(s string) { fmt.Fprintln(os.Stderr, "load: "+s) })
+	if err != nil {
+		return cli.Usagef("load: memory: %v", err)
+	}
+	fmt.Fprintf(stdout, "Animals created through POST /v1/pets (validated server): %d in %.1f s (%s req/s, %d errors)\n\n",
+		m.To-m.From, float64(m.Fill.Requests)/m.Fill.RPS, strconv.FormatFloat(m.Fill.RPS, 'f', 0, 64), m.Fill.Errors)
+	fmt.Fprintln(stdout, "| animals | VmRSS | VmHWM (peak) |")
+	fmt.Fprintln(stdout, "|---:|---:|---:|")
+	fmt.Fprintf(stdout, "| %d | %.1f MiB | %.1f MiB |\n", m.From, mb(m.Before.RSS), mb(m.Before.Peak))
+	fmt.Fprintf(stdout, "| %d | %.1f MiB | %.1f MiB |\n\n", m.To, mb(m.After.RSS), mb(m.After.Peak))
+	var all []load.Result
+	for i := range m.At100 {
+		a, b := m.At100[i], m.AtTo[i]
+		a.Server, b.Server = fmt.Sprintf("%d animals", m.From), fmt.Sprintf("%d animals", m.To)
+		all = append(all, a, b)
+	}
+	load.WriteTable(stdout, all, fmt.Sprintf("%d animals", m.From))
+	fmt.Fprintln(stdout, "\nTargets:")
+	per := m.PerAnimal()
+	goals := []load.Goal{{Name: "RSS growth per animal <= 150 B",
+		Measured: fmt.Sprintf("%.0f B/animal (VmRSS %+.1f MiB for %d animals)", per, mb(m.After.RSS-m.Before.RSS), m.To-m.From),
+		Hit:      per <= 150}}
+	for i := range m.At100 {
+		a, b := m.At100[i], m.AtTo[i]
+		ratio := float64(b.P50) / float64(a.P50)
+		goals = append(goals, load.Goal{
+			Name:     fmt.Sprintf("%s p50 latency at %d animals <= 1.2× at %d", a.Case, m.To, m.From),
+			Measured: fmt.Sprintf("%.2f× (%v vs %v)", ratio, b.P50.Round(time.Microsecond), a.P50.Round(time.Microsecond)),
+			Hit:      ratio <= 1.2})
+	}
+	load.WriteGoals(stdout, goals)
+	return nil
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// writeSeed writes n animals: names pet1..petN, seven categories, the three statuses and
+// none in turn (so a quarter are sold).
+func writeSeed(path string, n int) error {
+	var b strings.Builder
+	b.WriteString("[")
+	statuses := []string{`,"status":"available"`, `,"status":"pending"`, `,"status":"sold"`, ``}
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name":"pet%d","categoryId":%d%s}`, i, i%7, statuses[i%4])
+	}
+	b.WriteString("]\n")
+	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}

@@ -1,0 +1,152 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// WriteTable writes the results as a markdown table, each case's throughput also as a
+// ratio to the server named ref under the same case.
+func WriteTable(w io.Writer, results []Result, ref string) {
+	refRPS := map[string]float64{}
+	for _, r := range results {
+		if r.Server == ref && r.Err == nil {
+			refRPS[r.Case] = r.RPS
+		}
+	}
+	fmt.Fprintf(w, "| case | server | req/s | vs %s | p50 | p99 | max | errors | peak RSS |\n", ref)
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range results {
+		if r.Err != nil && r.Requests == 0 {
+			fmt.Fprintf(w, "| %s | %s | not measured: %s | | | | | | |\n", r.Case, r.Server, oneLine(r.Err))
+			continue
+		}
+		ratio := "-"
+		if base := refRPS[r.Case]; base > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.RPS/base)
+		}
+		errs := fmt.Sprint(r.Errors)
+		if r.Err != nil {
+			errs += " (" + oneLine(r.Err) + ")"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Case, r.Server,
+			thousands(r.RPS), ratio, ms(r.P50), ms(r.P99), ms(r.Max), errs, mib(r.PeakRSS))
+	}
+}
+
+// Goal is one target of issue 6, measured or not.
+type Goal struct {
+	Name     string // the target, e.g. "validated GET /v1/pets >= 70% of --no-validation"
+	Measured string // the figure, e.g. "93% (12,000 vs 12,900 req/s)"; "" when not measured
+	Hit      bool
+	Why      string // why it was not measured
+}
+
+// WriteGoals writes one line per goal: hit, MISSED or not measured.
+func WriteGoals(w io.Writer, goals []Goal) {
+	for _, g := range goals {
+		switch {
+		case g.Measured == "":
+			fmt.Fprintf(w, "- not measured: %s (%s)\n", g.Name, g.Why)
+		case g.Hit:
+			fmt.Fprintf(w, "- hit: %s: %s\n", g.Name, g.Measured)
+		default:
+			fmt.Fprintf(w, "- MISSED: %s: %s\n", g.Name, g.Measured)
+		}
+	}
+}
+
+// Find returns the result of a server under a case.
+func Find(results []Result, server, cs string) (Result, bool) {
+	for _, r := range results {
+		if r.Server == server && r.Case == cs && r.Err == nil && r.RPS > 0 {
+			return r, true
+		}
+	}
+	return Result{}, false
+}
+
+// RatioGoal compares a's throughput with b's under the same case: a/b >= min.
+func RatioGoal(name string, results []Result, a, b, cs string, min float64, asPercent bool) Goal {
+	g := Goal{Name: name}
+	ra, okA := Find(results, a, cs)
+	rb, okB := Find(results, b, cs)
+	if !okA || !okB {
+		g.Why = "no measurement of " + a + " and " + b + " under " + cs
+		for _, r := range results {
+			if (r.Server == a || r.Server == b) && r.Case == cs && r.Err != nil {
+				g.Why = r.Server + ": " + oneLine(r.Err)
+			}
+		}
+		return g
+	}
+	ratio := ra.RPS / rb.RPS
+	figure := fmt.Sprintf("%.2f×", ratio)
+	if asPercent {
+		figure = fmt.Sprintf("%.0f%%", 100*ratio)
+	}
+	g.Measured = fmt.Sprintf("%s (%s vs %s req/s)", figure, thousands(ra.RPS), thousands(rb.RPS))
+	g.Hit = ratio >= min
+	return g
+}
+
+// ReadyGoal is the slowest start of the server's processes against limit.
+func ReadyGoal(name string, results []Result, server string, limit time.Duration) Goal {
+	g := Goal{Name: name}
+	var worst time.Duration
+	n := 0
+	for _, r := range results {
+		if r.Server == server && r.Ready > 0 {
+			worst = max(worst, r.Ready)
+			n++
+		}
+	}
+	if n == 0 {
+		g.Why = "the server did not start"
+		return g
+	}
+	g.Measured = fmt.Sprintf("slowest of %d starts %s", n, ms(worst))
+	g.Hit = worst <= limit
+	return g
+}
+
+func oneLine(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return strings.ReplaceAll(s, "|", "/")
+}
+
+func ms(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "-"
+	case d < 10*time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	default:
+		return fmt.Sprintf("%.0f ms", float64(d)/1e6)
+	}
+}
+
+func mib(b int64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+}
+
+// thousands formats a rate with thousands separators: 12,345.
+func thousands(f float64) string {
+	s := fmt.Sprintf("%.0f", f)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
