@@ -5,7 +5,7 @@ NPM_BIN   := $(NPM_DIR)/node_modules/.bin
 SPECTRAL  := @stoplight/spectral-cli@6.16.3
 REDOCLY   := @redocly/cli@2.77.0
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz
 
 all: build
 
@@ -60,6 +60,18 @@ spec-diff: build
 
 spec-check: spec-lint spec-diff
 	bin/conformance run --spec $(SPEC)
+
+FUZZTIME ?= 30s
+
+# Each fuzz target for FUZZTIME (go test fuzzes one target per run); make test runs only
+# their seed corpora (testdata/fuzz/FuzzXxx).
+fuzz:
+	@set -e; for dir in $$(git grep -l '^func Fuzz' -- '*_test.go' | xargs -n1 dirname | sort -u); do \
+	  for fn in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go); do \
+	    echo "== $$dir $$fn for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$dir; \
+	  done; \
+	done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
