@@ -119,6 +119,12 @@ func TestTableAndGoals(t *testing.T) {
 	assert.Contains(t, b.String(), "| GET | c | not measured: prism exited / badly |")
 
 	b.Reset()
+	WriteTable(&b, results[:1], "")
+	assert.Equal(t, "| case | server | req/s | p50 | p99 | max | errors | peak RSS |\n"+
+		"|---|---|---:|---:|---:|---:|---:|---:|\n"+
+		"| GET | a | 9,000 | 0.40 ms | 12 ms | 40 ms | 0 | 15.0 MiB |\n", b.String())
+
+	b.Reset()
 	WriteGoals(&b, []Goal{
 		RatioGoal("a >= 70% of b", results, "a", "b", "GET", 0.7, true),
 		RatioGoal("a >= 10× c", results, "a", "c", "GET", 10, false),

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -18,70 +20,116 @@ var ListCases = []Case{
 	{Name: "GET /v1/pets?status=sold&limit=20", Method: "GET", Path: "/pets?status=sold&limit=20", Want: http.StatusOK},
 }
 
-// MemoryResult is what the memory mode measured on one server process.
+// MemoryResult is what the memory mode measured.
 type MemoryResult struct {
 	From, To      int    // animals at the two measurements
 	Before, After Memory // of the server process, at From and at To animals
 	Fill          Result // the creates from From to To
-	At100, AtTo   []Result
+	// Lists are the list cases in rounds, alternating between a server with From animals
+	// and the one with To, so that a change in the machine's load hits both alike.
+	Lists []Result
 }
+
+// Rounds is how many times each list is measured on each server in the memory mode.
+const Rounds = 3
 
 // PerAnimal is the growth of the resident set per animal added.
 func (m MemoryResult) PerAnimal() float64 {
 	return float64(m.After.RSS-m.Before.RSS) / float64(m.To-m.From)
 }
 
-// MeasureMemory starts srv (empty), creates 100 animals through the API and measures the
-// lists (which also warms every connection up), reads the process's memory, creates
-// animals up to total through the API, reads the memory again and measures the lists
-// again. The animals are created as clients create them, with POST /v1/pets at
-// o.Connections in flight, so the figure includes the garbage collector's headroom.
+// MedianP50 is the median over the rounds of the p50 latency of a list case on a server.
+func (m MemoryResult) MedianP50(server, cs string) time.Duration {
+	var ds []time.Duration
+	for _, r := range m.Lists {
+		if strings.HasPrefix(r.Server, server) && r.Case == cs {
+			ds = append(ds, r.P50)
+		}
+	}
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// SmallName and BigName name the two servers of the memory mode.
+func (m MemoryResult) SmallName() string { return fmt.Sprintf("%d animals", m.From) }
+func (m MemoryResult) BigName() string   { return fmt.Sprintf("%d animals", m.To) }
+
+// MeasureMemory starts srv (empty), creates 100 animals through the API and loads the lists
+// (so that every connection and buffer exists), reads the process's memory, creates
+// animals up to total through the API and reads the memory again. The animals are created
+// as clients create them, with POST at o.Connections in flight, so the figure includes the
+// garbage collector's headroom. Then it measures the lists in rounds against that server
+// and a second one with 100 animals.
 func MeasureMemory(ctx context.Context, srv Server, total int, o Options, progress func(string)) (MemoryResult, error) {
 	res := MemoryResult{From: 100, To: total}
 	if total <= res.From {
 		return res, fmt.Errorf("memory mode: want more than %d animals, got %d", res.From, total)
 	}
-	p, err := Start(ctx, srv.Argv, srv.ReadyPath, o.StartWithin)
-	if err != nil {
-		return res, err
-	}
-	defer p.Stop()
-	fill := func(from, to int) (Result, error) {
-		r := attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(to-from), creates(p.URL+srv.Base, o.APIKey, from))
+	start := func() (*Proc, error) {
+		p, err := Start(ctx, srv.Argv, srv.ReadyPath, o.StartWithin)
+		if err != nil {
+			return nil, err
+		}
+		r := attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(res.From), creates(p.URL+srv.Base, o.APIKey, 0))
 		if r.Err == nil && r.Errors > 0 {
 			r.Err = fmt.Errorf("%d of %d creates failed", r.Errors, r.Requests)
 		}
-		return r, r.Err
-	}
-	lists := func() ([]Result, error) {
-		var out []Result
-		for _, c := range ListCases {
-			r := Attack(ctx, p.URL+srv.Base, c, o, o.Duration)
-			if r.Err != nil {
-				return out, fmt.Errorf("%s: %w", c.Name, r.Err)
-			}
-			out = append(out, r)
+		if r.Err != nil {
+			p.Stop()
+			return nil, r.Err
 		}
-		return out, nil
+		return p, nil
 	}
-	if _, err := fill(0, res.From); err != nil {
+	big, err := start()
+	if err != nil {
 		return res, err
 	}
-	if res.At100, err = lists(); err != nil {
-		return res, err
+	defer big.Stop()
+	for _, c := range ListCases {
+		Attack(ctx, big.URL+srv.Base, c, o, o.Warmup+time.Second)
 	}
-	if res.Before, err = ReadMemory(p.PID()); err != nil {
+	if res.Before, err = ReadMemory(big.PID()); err != nil {
 		return res, err
 	}
 	progress(fmt.Sprintf("creating %d animals through POST /v1/pets...", total-res.From))
-	if res.Fill, err = fill(res.From, total); err != nil {
+	res.Fill = attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(total-res.From), creates(big.URL+srv.Base, o.APIKey, res.From))
+	if res.Fill.Err == nil && res.Fill.Errors > 0 {
+		res.Fill.Err = fmt.Errorf("%d of %d creates failed", res.Fill.Errors, res.Fill.Requests)
+	}
+	if res.Fill.Err != nil {
+		return res, res.Fill.Err
+	}
+	if res.After, err = ReadMemory(big.PID()); err != nil {
 		return res, err
 	}
-	if res.After, err = ReadMemory(p.PID()); err != nil {
+	small, err := start()
+	if err != nil {
 		return res, err
 	}
-	res.AtTo, err = lists()
-	return res, err
+	defer small.Stop()
+	progress(fmt.Sprintf("measuring the lists, %d rounds...", Rounds))
+	for round := 1; round <= Rounds; round++ {
+		for _, c := range ListCases {
+			for _, s := range []struct {
+				name string
+				p    *Proc
+			}{{res.SmallName(), small}, {res.BigName(), big}} {
+				if o.Warmup > 0 {
+					Attack(ctx, s.p.URL+srv.Base, c, o, o.Warmup)
+				}
+				r := Attack(ctx, s.p.URL+srv.Base, c, o, o.Duration)
+				if r.Err != nil {
+					return res, fmt.Errorf("%s on %s: %w", c.Name, s.name, r.Err)
+				}
+				r.Server = fmt.Sprintf("%s (round %d)", s.name, round)
+				res.Lists = append(res.Lists, r)
+			}
+		}
+	}
+	return res, nil
 }
 
 // countPacer sends n requests as fast as the workers allow, then stops.

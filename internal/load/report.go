@@ -8,7 +8,7 @@ import (
 )
 
 // WriteTable writes the results as a markdown table, each case's throughput also as a
-// ratio to the server named ref under the same case.
+// ratio to the server named ref under the same case (no ratio column when ref is "").
 func WriteTable(w io.Writer, results []Result, ref string) {
 	refRPS := map[string]float64{}
 	for _, r := range results {
@@ -16,22 +16,31 @@ func WriteTable(w io.Writer, results []Result, ref string) {
 			refRPS[r.Case] = r.RPS
 		}
 	}
-	fmt.Fprintf(w, "| case | server | req/s | vs %s | p50 | p99 | max | errors | peak RSS |\n", ref)
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	ratioHead, ratioRule := " vs "+ref+" |", "---:|"
+	if ref == "" {
+		ratioHead, ratioRule = "", ""
+	}
+	fmt.Fprintf(w, "| case | server | req/s |%s p50 | p99 | max | errors | peak RSS |\n", ratioHead)
+	fmt.Fprintf(w, "|---|---|---:|%s---:|---:|---:|---:|---:|\n", ratioRule)
 	for _, r := range results {
 		if r.Err != nil && r.Requests == 0 {
 			fmt.Fprintf(w, "| %s | %s | not measured: %s | | | | | | |\n", r.Case, r.Server, oneLine(r.Err))
 			continue
 		}
-		ratio := "-"
+		ratio := " -"
 		if base := refRPS[r.Case]; base > 0 {
-			ratio = fmt.Sprintf("%.2f×", r.RPS/base)
+			ratio = fmt.Sprintf(" %.2f×", r.RPS/base)
+		}
+		if ref == "" {
+			ratio = ""
+		} else {
+			ratio += " |"
 		}
 		errs := fmt.Sprint(r.Errors)
 		if r.Err != nil {
 			errs += " (" + oneLine(r.Err) + ")"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Case, r.Server,
+		fmt.Fprintf(w, "| %s | %s | %s |%s %s | %s | %s | %s | %s |\n", r.Case, r.Server,
 			thousands(r.RPS), ratio, ms(r.P50), ms(r.P99), ms(r.Max), errs, mib(r.PeakRSS))
 	}
 }

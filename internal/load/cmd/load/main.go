@@ -219,24 +219,19 @@ func memory(ctx context.Context, o options, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "|---:|---:|---:|")
 	fmt.Fprintf(stdout, "| %d | %.1f MiB | %.1f MiB |\n", m.From, mb(m.Before.RSS), mb(m.Before.Peak))
 	fmt.Fprintf(stdout, "| %d | %.1f MiB | %.1f MiB |\n\n", m.To, mb(m.After.RSS), mb(m.After.Peak))
-	var all []load.Result
-	for i := range m.At100 {
-		a, b := m.At100[i], m.AtTo[i]
-		a.Server, b.Server = fmt.Sprintf("%d animals", m.From), fmt.Sprintf("%d animals", m.To)
-		all = append(all, a, b)
-	}
-	load.WriteTable(stdout, all, fmt.Sprintf("%d animals", m.From))
+	load.WriteTable(stdout, m.Lists, "")
 	fmt.Fprintln(stdout, "\nTargets:")
 	per := m.PerAnimal()
 	goals := []load.Goal{{Name: "RSS growth per animal <= 150 B",
 		Measured: fmt.Sprintf("%.0f B/animal (VmRSS %+.1f MiB for %d animals)", per, mb(m.After.RSS-m.Before.RSS), m.To-m.From),
 		Hit:      per <= 150}}
-	for i := range m.At100 {
-		a, b := m.At100[i], m.AtTo[i]
-		ratio := float64(b.P50) / float64(a.P50)
+	for _, c := range load.ListCases {
+		small, big := m.MedianP50(m.SmallName(), c.Name), m.MedianP50(m.BigName(), c.Name)
+		ratio := float64(big) / float64(small)
 		goals = append(goals, load.Goal{
-			Name:     fmt.Sprintf("%s p50 latency at %d animals <= 1.2× at %d", a.Case, m.To, m.From),
-			Measured: fmt.Sprintf("%.2f× (%v vs %v)", ratio, b.P50.Round(time.Microsecond), a.P50.Round(time.Microsecond)),
+			Name: fmt.Sprintf("%s latency at %d animals <= 1.2× at %d (median of %d rounds' p50)",
+				c.Name, m.To, m.From, load.Rounds),
+			Measured: fmt.Sprintf("%.2f× (%v vs %v)", ratio, big.Round(time.Microsecond), small.Round(time.Microsecond)),
 			Hit:      ratio <= 1.2})
 	}
 	load.WriteGoals(stdout, goals)
