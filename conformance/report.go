@@ -157,25 +157,35 @@ func (r *Report) Conforming() bool {
 }
 
 func (r *Report) tally() {
-	r.Counts = Counts{Total: len(r.Results)}
+	r.Counts = Counts{}
 	for _, res := range r.Results {
-		switch res.Status {
-		case Pass:
-			r.Counts.Pass++
-		case Fail:
-			r.Counts.Fail++
-		case Warn:
-			r.Counts.Warn++
-		case Skip:
-			r.Counts.Skip++
-		case Error:
-			r.Counts.Error++
-		case Waived:
-			r.Counts.Waived++
-		}
+		r.Counts.add(res.Status)
 	}
 	r.Verdict = Conforming
 	if !r.Conforming() {
 		r.Verdict = NotConforming
 	}
+}
+
+func (c *Counts) add(st Status) {
+	c.Total++
+	switch st {
+	case Pass:
+		c.Pass++
+	case Fail:
+		c.Fail++
+	case Warn:
+		c.Warn++
+	case Skip:
+		c.Skip++
+	case Error:
+		c.Error++
+	case Waived:
+		c.Waived++
+	}
+}
+
+// of returns the count of one outcome.
+func (c Counts) of(st Status) int {
+	return map[Status]int{Pass: c.Pass, Fail: c.Fail, Warn: c.Warn, Skip: c.Skip, Error: c.Error, Waived: c.Waived}[st]
 }

@@ -14,7 +14,7 @@ import (
 
 // Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:
 //
-//   - rule: listPets/www-authenticate
+//   - rule: auth/listPets-www-authenticate
 //     reason: staging gateway strips the header, PLAT-123
 //     expires: 2026-06-30
 type Waiver struct {

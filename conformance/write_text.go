@@ -14,9 +14,11 @@ type Writer func(io.Writer, *Report) error
 
 // Formats are the report writers by name, as --format takes them.
 var Formats = map[string]Writer{
-	"text":  WriteText,
-	"json":  WriteJSON,
-	"junit": WriteJUnit,
+	"text":     WriteText,
+	"json":     WriteJSON,
+	"junit":    WriteJUnit,
+	"html":     WriteHTML,
+	"markdown": WriteMarkdown,
 }
 
 // WriteText writes the report for a person: one line per rule grouped by interface section,

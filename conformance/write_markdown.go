@@ -1,0 +1,99 @@
+package conformance
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes a compact summary for a CI step summary or a pull-request comment:
+// the verdict, the counts, the coverage line, what failed the run (rules with their
+// section and a one-line reason, gates), then warnings and waivers. Passing rules are only
+// counted; the HTML report has the rest.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	mark, verdict := "✅", "conforming"
+	if !r.Conforming() {
+		mark, verdict = "❌", "NOT conforming"
+	}
+	fmt.Fprintf(bw, "## %s %s %s: %s\n\n", mark, r.SpecTitle, r.SpecVersion, verdict)
+	fmt.Fprintf(bw, "Target `%s`, started %s, %s", r.Target, r.Started.Format("2006-01-02 15:04 UTC"), duration(r.DurationMS))
+	if r.Strict {
+		fmt.Fprint(bw, ", strict")
+	}
+	if r.ReadOnly {
+		fmt.Fprint(bw, ", read-only")
+	}
+	c := r.Counts
+	fmt.Fprintf(bw, ".\n\n| Rules | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
+	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
+	if r.MinCoverage > 0 {
+		fmt.Fprintf(bw, ", minimum %g%%", r.MinCoverage)
+	}
+	if missing := r.Coverage.Missing(); len(missing) > 0 {
+		fmt.Fprintf(bw, "; never exercised: `%s`", strings.Join(missing, "`, `"))
+	}
+	fmt.Fprintln(bw)
+	if len(r.GateFailures) > 0 {
+		fmt.Fprintf(bw, "\n### Run conditions failed\n\n")
+		for _, g := range r.GateFailures {
+			fmt.Fprintf(bw, "- `%s`: %s\n", g.Gate, mdCell(g.Message))
+		}
+	}
+	writeMarkdownTable(bw, "Failed rules", r.Results, func(res Result) bool { return res.Status == Fail || res.Status == Error })
+	writeReproduce(bw, r.Results)
+	writeMarkdownTable(bw, "Warnings", r.Results, func(res Result) bool { return res.Status == Warn })
+	writeMarkdownTable(bw, "Waived", r.Results, func(res Result) bool { return res.Status == Waived })
+	return bw.Flush()
+}
+
+func writeMarkdownTable(w io.Writer, title string, results []Result, keep func(Result) bool) {
+	var rows []Result
+	for _, res := range results {
+		if keep(res) {
+			rows = append(rows, res)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### %s (%d)\n\n| Rule | Section | Severity | Reason |\n|---|---|---|---|\n", title, len(rows))
+	for _, res := range rows {
+		reason := res.Reason
+		if res.Waiver != nil {
+			reason = fmt.Sprintf("until %s: %s (%s)", res.Waiver.Expires, res.Waiver.Reason, reason)
+		}
+		if res.Status == Error {
+			reason = "error: " + reason
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", res.ID, mdCell(res.Section), res.Severity, mdCell(clip(reason, 200)))
+	}
+}
+
+// mdCell keeps text on one line of a Markdown table: pipes escaped, no line breaks.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
+// writeReproduce lists, folded, a curl line for the first failure of each failed rule.
+func writeReproduce(w io.Writer, results []Result) {
+	var lines []string
+	for _, res := range results {
+		if res.Status != Fail && res.Status != Error {
+			continue
+		}
+		for _, f := range res.Failures {
+			if f.Exchange >= 0 && f.Exchange < len(res.Exchanges) {
+				lines = append(lines, "# "+res.ID+"\n"+res.Exchanges[f.Exchange].Curl)
+				break
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n<details><summary>Reproduce with curl (the lines read the key from %s)</summary>\n\n```sh\n%s\n```\n\n</details>\n",
+		KeyPlaceholder, strings.Join(lines, "\n"))
+}
