@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,8 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // runMain calls run with env as the environment and returns the exit code and output.
@@ -52,7 +55,8 @@ func TestRunInProcessReference(t *testing.T) {
 	code, out, errOut := runMain(t, nil, "run")
 	assert.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "\n5 Authentication\n")
-	assert.Regexp(t, `\n60 rules: 59 pass, 0 fail, 0 warn, 1 skip, 0 error; \d+ animals created, 0 found; [\d.]+ ms: CONFORMING\n$`, out)
+	n := catalogueSize(t)
+	assert.Regexp(t, fmt.Sprintf(`\n%d rules: %d pass, 0 fail, 0 warn, 1 skip, 0 error; \d+ animals created, 0 found; [\d.]+ ms: CONFORMING\n$`, n, n-1), out)
 
 	// With a clock past getPet's removal date, the in-process reference shares it.
 	code, out, _ = runMain(t, nil, "run", "--now", "2031-01-01", "--only", "getPet")
@@ -89,7 +93,7 @@ func TestRunFaultyServer(t *testing.T) {
 	junit := filepath.Join(t.TempDir(), "report.xml")
 	code, out, _ = runMain(t, nil, "run", "--base-url", base, "--api-key", key, "--format", "junit", "--output", junit)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "conformance: not conforming: 60 rules")
+	assert.Contains(t, out, fmt.Sprintf("conformance: not conforming: %d rules", catalogueSize(t)))
 	data, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	var suites struct {
@@ -109,7 +113,13 @@ func TestRunCannotBeMade(t *testing.T) {
 		{"no command", nil, "conformance: want a command"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"bad flag", []string{"run", "--nope"}, "conformance run: flag provided but not defined: -nope"},
-		{"bad format", []string{"run", "--format", "yaml"}, `unknown --format "yaml"`},
+		{"bad format", []string{"run", "--format", "yaml"}, `unknown --format "yaml" (html, json, junit, markdown, text)`},
+		{"bad report format", []string{"run", "--report", "pdf=out.pdf"}, `unknown format "pdf"`},
+		{"report without file", []string{"run", "--report", "html"}, "want FORMAT=FILE"},
+		{"report into a file", []string{"run", "--report", "html=/dev/null/x/report.html"}, "--report html=/dev/null/x/report.html: mkdir /dev/null"},
+		{"coverage above 100", []string{"run", "--min-coverage", "101"}, "--min-coverage 101: want a percentage from 0 to 100"},
+		{"coverage not a number", []string{"run", "--min-coverage", "most"}, `invalid value "most" for flag -min-coverage`},
+		{"no waivers file", []string{"run", "--waivers", "/nonexistent.yaml"}, "waivers: open /nonexistent.yaml"},
 		{"bad date", []string{"run", "--now", "tomorrow"}, `--now "tomorrow"`},
 		{"bad timeout", []string{"run", "--timeout", "-1s"}, "--timeout must be positive"},
 		{"no rule selected", []string{"run", "--only", "nothing/*"}, "no rule matches"},
@@ -140,10 +150,136 @@ func TestList(t *testing.T) {
 	_, out, _ = runMain(t, nil, "list", "--format", "json")
 	var rules []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rules))
-	assert.Len(t, rules, 60)
+	assert.Len(t, rules, catalogueSize(t))
 	assert.Equal(t, "auth/listPets-missing", rules[0]["id"])
 
 	code, out, _ = runMain(t, nil, "list", "--help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "-format")
+}
+
+// catalogueSize is the number of rules built from the embedded spec.
+func catalogueSize(t *testing.T) int {
+	t.Helper()
+	rules, err := conformance.All(spec.MustLoad())
+	require.NoError(t, err)
+	return len(rules)
+}
+
+// One run writes every --report file (creating directories) and keeps the text on stdout.
+func TestRunReports(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out", "nested")
+	files := map[string]string{"junit": "junit.xml", "html": "report.html", "json": "report.json", "markdown": "summary.md"}
+	args := []string{"run"}
+	for format, name := range files {
+		args = append(args, "--report", format+"="+filepath.Join(dir, name))
+	}
+	code, out, errOut := runMain(t, nil, args...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\n5 Authentication\n", "the text report is still on stdout")
+	assert.Empty(t, errOut, "no progress line when stderr is not a terminal")
+
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		return string(data)
+	}
+	var rep conformance.Report
+	require.NoError(t, json.Unmarshal([]byte(read("report.json")), &rep))
+	assert.Equal(t, catalogueSize(t), rep.Counts.Total)
+	assert.Equal(t, rep.Coverage.Pairs, rep.Coverage.Exercised)
+	var suites struct {
+		Tests int `xml:"tests,attr"`
+	}
+	require.NoError(t, xml.Unmarshal([]byte(read("junit.xml")), &suites))
+	assert.Equal(t, rep.Counts.Total, suites.Tests)
+	assert.Contains(t, read("report.html"), "<!DOCTYPE html>")
+	assert.True(t, strings.HasPrefix(read("summary.md"), "## ✅ Pet Store 1.0.0: conforming\n"))
+}
+
+func TestRunMarkdown(t *testing.T) {
+	code, out, _ := runMain(t, nil, "run", "--base-url", openReference(t, true), "--api-key", key, "--format", "markdown")
+	assert.Equal(t, 1, code)
+	assert.True(t, strings.HasPrefix(out, "## ❌ Pet Store 1.0.0: NOT conforming\n"), out)
+	assert.Contains(t, out, "\n### Failed rules (")
+	assert.Contains(t, out, "| `auth/listPets-missing` | 5.1; 5.3 | MUST | want status 401 Unauthorized, got 200 OK |\n")
+	assert.Contains(t, out, "**Coverage:** ")
+	assert.NotContains(t, out, key)
+}
+
+func TestRunMinCoverage(t *testing.T) {
+	code, _, errOut := runMain(t, nil, "run", "--only", "getPet/unknown-id", "--min-coverage", "50")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^conformance: coverage \d+% \(\d of 10 documented operation × status pairs\) is below the minimum 50%; never exercised: .*createPet 201.*\n$`, errOut)
+
+	code, _, errOut = runMain(t, nil, "run", "--min-coverage", "100")
+	assert.Equal(t, 0, code, "the reference run exercises every pair: %s", errOut)
+}
+
+func TestRunWaivers(t *testing.T) {
+	base := openReference(t, true)
+	write := func(yaml string) string {
+		path := filepath.Join(t.TempDir(), "waivers.yaml")
+		require.NoError(t, os.WriteFile(path, []byte(yaml), 0o644))
+		return path
+	}
+	// The broken reference fails the rules about requests without a key to GET /pets.
+	only := []string{"--only", "auth/listPets-missing,errors/unauthorized", "--base-url", base, "--api-key", key, "--now", "2026-01-02"}
+	code, _, _ := runMain(t, nil, append([]string{"run"}, only...)...)
+	require.Equal(t, 1, code)
+
+	valid := write(`
+- rule: auth/listPets-missing
+  reason: gateway lets anonymous reads in, OPS-9
+  expires: 2026-01-03
+- rule: errors/unauthorized
+  reason: same gateway, OPS-9
+  expires: 2026-01-03
+`)
+	code, out, errOut := runMain(t, nil, append([]string{"run", "--waivers", valid}, only...)...)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "waived  MUST    auth/listPets-missing")
+	assert.Contains(t, out, "waived until 2026-01-03: gateway lets anonymous reads in, OPS-9")
+	assert.Contains(t, out, "2 rules: 0 pass, 0 fail, 0 warn, 0 skip, 0 error, 2 waived;")
+
+	// On the expiry day the waiver no longer holds, and names itself; so does an expired
+	// waiver of a rule that passes.
+	code, _, errOut = runMain(t, nil, append([]string{"run", "--waivers", valid}, append(only, "--now", "2026-01-03")...)...)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "conformance: the waiver for auth/listPets-missing expired on 2026-01-03 (reason: gateway lets anonymous reads in, OPS-9)")
+	code, _, errOut = runMain(t, nil, "run", "--only", "auth/listPets-missing", "--waivers", valid, "--now", "2026-02-01")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "the waiver for auth/listPets-missing expired on 2026-01-03")
+
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"unknown rule", "- {rule: auth/listPets-missin, reason: typo, expires: 2030-01-01}", `waiver for unknown rule "auth/listPets-missin"`},
+		{"bad date", "- {rule: auth/listPets-missing, reason: r, expires: soon}", `entry 1 (auth/listPets-missing): expires "soon": want a date YYYY-MM-DD`},
+		{"not YAML", "- rule: [", "want a YAML list"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runMain(t, nil, "run", "--waivers", write(tt.yaml))
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, tt.want)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+		})
+	}
+}
+
+// The progress line rewrites itself in place and is erased at the end.
+func TestProgressLine(t *testing.T) {
+	var buf bytes.Buffer
+	update, done := progressLine(&buf)
+	update(1, 2, "auth/a")
+	update(2, 2, "auth/b")
+	done()
+	assert.Equal(t, "\r\x1b[Krule 1/2 auth/a\r\x1b[Krule 2/2 auth/b\r\x1b[K", buf.String())
+
+	buf.Reset()
+	_, done = progressLine(&buf)
+	done()
+	assert.Empty(t, buf.String(), "nothing to erase")
+
+	update, done = progress(env{stderr: &buf})
+	assert.Nil(t, update, "a buffer is not a terminal")
+	done()
 }

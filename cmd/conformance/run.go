@@ -7,9 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -21,11 +25,13 @@ import (
 )
 
 type runFlags struct {
-	baseURL, apiKey, now, format, output, spec, caCert string
-	insecure                                           bool
-	only, skip                                         globList
-	strict, readOnly                                   bool
-	timeout                                            time.Duration
+	baseURL, apiKey, now, format, output, spec, caCert, waivers string
+	insecure                                                    bool
+	only, skip                                                  globList
+	strict, readOnly                                            bool
+	timeout                                                     time.Duration
+	reports                                                     reportList
+	minCoverage                                                 float64
 }
 
 func runCommand(ctx context.Context, e env, args []string) error {
@@ -39,8 +45,11 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.BoolVar(&f.readOnly, "read-only", false, "run only rules that create nothing, and create no animals")
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether removed operations are gone)")
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout`")
-	fs.StringVar(&f.format, "format", "text", "report `format`: text, json or junit")
+	fs.StringVar(&f.format, "format", "text", "report `format`: "+formatNames())
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.Var(&f.reports, "report", "also write a report as `FORMAT=FILE`, e.g. html=out/report.html (repeatable; creates the directories)")
+	fs.Float64Var(&f.minCoverage, "min-coverage", 0, "fail the run when it exercises less than this `PERCENT` of the documented operation × status pairs")
+	fs.StringVar(&f.waivers, "waivers", "", "YAML `FILE` of waivers: a list of {rule, reason, expires: YYYY-MM-DD}")
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
@@ -52,13 +61,22 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	write, ok := conformance.Formats[f.format]
 	if !ok {
-		return cli.Usagef("conformance run: unknown --format %q (text, json, junit)", f.format)
+		return cli.Usagef("conformance run: unknown --format %q (%s)", f.format, formatNames())
 	}
 	if f.timeout <= 0 {
 		return cli.Usagef("conformance run: --timeout must be positive")
 	}
-	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout}
+	if f.minCoverage < 0 || f.minCoverage > 100 {
+		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
+	}
+	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
+		MinCoverage: f.minCoverage}
 	var err error
+	if f.waivers != "" {
+		if opts.Waivers, err = conformance.ReadWaivers(f.waivers); err != nil {
+			return cli.Usagef("%v", err)
+		}
+	}
 	if opts.Now, err = parseNow(f.now); err != nil {
 		return err
 	}
@@ -79,17 +97,100 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if target.Client, err = conformance.NewClient(conformance.ClientOptions{Timeout: f.timeout, CACertFile: f.caCert, Insecure: f.insecure}); err != nil {
 		return cli.Usagef("conformance run: %v", err)
 	}
+	var done func()
+	opts.Progress, done = progress(e)
 	rep, err := conformance.Run(ctx, target, opts)
+	done()
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
 	if err := writeReport(e, f, write, rep); err != nil {
 		return cli.Usagef("conformance run: %v", err)
 	}
+	for _, r := range f.reports {
+		if err := writeFile(r.file, conformance.Formats[r.format], rep); err != nil {
+			return cli.Usagef("conformance run: --report %s=%s: %v", r.format, r.file, err)
+		}
+	}
+	if len(rep.GateFailures) > 0 {
+		lines := make([]string, len(rep.GateFailures))
+		for i, g := range rep.GateFailures {
+			lines[i] = "conformance: " + g.Message
+		}
+		return cli.Failed("%s", strings.Join(lines, "\n"))
+	}
 	if !rep.Conforming() {
 		return cli.Failed("")
 	}
 	return nil
+}
+
+func formatNames() string {
+	names := make([]string, 0, len(conformance.Formats))
+	for name := range conformance.Formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// reportList is the repeatable --report FORMAT=FILE.
+type reportList []reportFile
+
+type reportFile struct{ format, file string }
+
+func (l *reportList) String() string {
+	parts := make([]string, len(*l))
+	for i, r := range *l {
+		parts[i] = r.format + "=" + r.file
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *reportList) Set(v string) error {
+	format, file, ok := strings.Cut(v, "=")
+	if !ok || file == "" {
+		return fmt.Errorf("want FORMAT=FILE, e.g. html=out/report.html")
+	}
+	if _, known := conformance.Formats[format]; !known {
+		return fmt.Errorf("unknown format %q (%s)", format, formatNames())
+	}
+	*l = append(*l, reportFile{format, file})
+	return nil
+}
+
+// progress returns the callback that shows "rule n/N ID" on stderr while the run goes on,
+// and the function that erases it; both do nothing unless stderr is a terminal, so logs and
+// CI output never collect the line.
+func progress(e env) (func(n, total int, id string), func()) {
+	if !terminal(e.stderr) {
+		return nil, func() {}
+	}
+	return progressLine(e.stderr)
+}
+
+// progressLine writes the progress line to w, rewriting it in place.
+func progressLine(w io.Writer) (func(n, total int, id string), func()) {
+	shown := false
+	update := func(n, total int, id string) {
+		shown = true
+		fmt.Fprintf(w, "\r\x1b[Krule %d/%d %s", n, total, id)
+	}
+	return update, func() {
+		if shown {
+			fmt.Fprint(w, "\r\x1b[K")
+		}
+	}
+}
+
+// terminal reports whether w is a character device (a terminal).
+func terminal(w io.Writer) bool {
+	file, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 func mustAll(doc *openapi3.T) []conformance.Rule {
@@ -174,7 +275,23 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 		}
 		return write(e.stdout, rep)
 	}
-	out, err := os.Create(f.output)
+	if err := writeFile(f.output, write, rep); err != nil {
+		return err
+	}
+	c := rep.Counts
+	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %d rules, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
+		rep.Verdict, c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+	return err
+}
+
+// writeFile writes the report to path, creating its directory.
+func writeFile(path string, write conformance.Writer, rep *conformance.Report) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	out, err := os.Create(path)
 	if err != nil {
 		return err
 	}
@@ -182,24 +299,10 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 		out.Close()
 		return err
 	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	c := rep.Counts
-	_, err = fmt.Fprintf(e.stdout, "conformance: %s: %d rules, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
-		rep.Verdict, c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
-	return err
+	return out.Close()
 }
 
 // colour is on for a terminal, unless NO_COLOR is set.
 func colour(e env) bool {
-	if e.getenv("NO_COLOR") != "" {
-		return false
-	}
-	file, ok := e.stdout.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return e.getenv("NO_COLOR") == "" && terminal(e.stdout)
 }
