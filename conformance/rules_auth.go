@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/base64"
 	"net/http"
 	"strings"
 
@@ -42,6 +43,15 @@ var authCases = []authCase{
 		slug: "not-bearer", section: "5.2; 5.3", severity: Must,
 		title:  "with the key under a scheme other than Bearer gets 401 with an Error body",
 		header: func(key string) (string, bool) { return "Token " + key, true },
+		expect: expect401, status: http.StatusUnauthorized,
+	},
+	{
+		// Servers that also take HTTP Basic credentials, the key as user name, are common.
+		slug: "basic", section: "5.1; 5.2; 5.3", severity: Must,
+		title: "with the key as HTTP Basic credentials (the key as user name) gets 401 with an Error body",
+		header: func(key string) (string, bool) {
+			return "Basic " + base64.StdEncoding.EncodeToString([]byte(key+":")), true
+		},
 		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
