@@ -116,6 +116,8 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range params {
 		r.SetPathValue(k, v)
 	}
+	// The precomputed checks (fastpath.go) only ever say "certainly valid"; anything else
+	// is validated by kin-openapi, whose answer is the one the client gets.
 	if a.validate && !p.requestValid(r, params, a.keys) {
 		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
