@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -19,6 +21,7 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"percent":    func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
 	"duration":   duration,
 	"inc":        func(i int) int { return i + 1 },
+	"pretty":     pretty,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: no script, style sheet or
@@ -137,6 +140,16 @@ func headerLines(h http.Header) string {
 		}
 	}
 	return b.String()
+}
+
+// pretty indents a JSON body so that a person can read it; anything else (a cut body, text)
+// stays as received.
+func pretty(body string) string {
+	var out bytes.Buffer
+	if len(body) > 16<<10 || json.Indent(&out, []byte(body), "", "  ") != nil {
+		return body
+	}
+	return out.String()
 }
 
 func duration(ms float64) string {
