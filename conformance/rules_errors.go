@@ -3,6 +3,7 @@ package conformance
 import (
 	"math"
 	"net/http"
+	"regexp"
 	"strconv"
 
 	"github.com/gavv/httpexpect/v2"
@@ -66,5 +67,37 @@ func errorRules(*facts) []Rule {
 			},
 		})
 	}
-	return rules
+	return append(rules, Rule{
+		ID: "errors/machine-readable-code", Section: "7; 2 (Error)", Severity: Should, Op: opGet,
+		Title: "an Error's code is a machine-readable token (no spaces), the same for the same cause, and its message is not empty",
+		Check: func(c *Check) {
+			// Two unknown ids are one cause: a code that varies with the request (one that
+			// embeds the id, say) is not something a client can switch on.
+			var codes []string
+			for _, id := range []string{unknownPetID, strconv.FormatInt(math.MaxInt64-1, 10)} {
+				resp := c.Auth.GET("/pets/{petId}", id).Expect()
+				if code(resp) != http.StatusNotFound {
+					c.Expectf(statusText(http.StatusNotFound), statusText(code(resp)), "want a 404 to look at")
+					return
+				}
+				obj := resp.JSON().Object()
+				codes = append(codes, obj.Value("code").String().Raw())
+				obj.Value("message").String().NotEmpty()
+			}
+			for _, got := range codes {
+				if !codeToken.MatchString(got) {
+					c.Expectf("a token such as not_found", strconv.Quote(got), "the code is not a machine-readable token")
+					return
+				}
+			}
+			if codes[0] != codes[1] {
+				c.Expectf("the same code for the same cause", strconv.Quote(codes[0])+" and "+strconv.Quote(codes[1]),
+					"two unknown ids got different codes")
+			}
+		},
+	})
 }
+
+// codeToken is what a machine-readable code looks like: one word of letters, digits and
+// _ . : - (snake_case, kebab-case, dotted and namespaced codes all pass).
+var codeToken = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:/-]*$`)

@@ -79,9 +79,10 @@ func TestSelect(t *testing.T) {
 		return out
 	}
 	assert.Len(t, ids(nil, nil), len(rules))
-	assert.Equal(t, []string{"errors/unauthorized", "errors/bad-request", "errors/not-found"}, ids([]string{"errors/*"}, nil))
-	assert.Equal(t, []string{"errors/unauthorized", "errors/bad-request", "errors/not-found"}, ids([]string{"errors"}, nil), "a prefix selects its rules")
-	assert.Equal(t, []string{"errors/unauthorized", "errors/not-found"}, ids([]string{"errors"}, []string{"*/bad-*"}))
+	errs := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found", "errors/machine-readable-code"}
+	assert.Equal(t, errs, ids([]string{"errors/*"}, nil))
+	assert.Equal(t, errs, ids([]string{"errors"}, nil), "a prefix selects its rules")
+	assert.Equal(t, []string{"errors/unauthorized", "errors/not-found"}, ids([]string{"errors"}, []string{"*/bad-*", "*-code"}))
 	for _, id := range ids([]string{"*/limit-*"}, nil) {
 		assert.True(t, strings.HasPrefix(id, "listPets/limit-"), id)
 	}

@@ -50,7 +50,7 @@ func TestReferencePassesAll(t *testing.T) {
 		{"before removal, strict", beforeSunset, true, []string{"getPet/gone-after-sunset"}},
 		{"after removal", afterSunset, true, []string{
 			"auth/getPet-missing", "auth/getPet-wrong-key", "auth/getPet-not-bearer", "auth/getPet-basic", "auth/getPet-empty-token",
-			"auth/getPet-www-authenticate", "auth/getPet-scheme-case", "errors/not-found",
+			"auth/getPet-www-authenticate", "auth/getPet-scheme-case", "errors/not-found", "errors/machine-readable-code",
 			"getPet/created-returned", "getPet/listed-returned", "getPet/unknown-id", "getPet/non-integer-id",
 			"getPet/deprecation-headers"}},
 	} {
@@ -120,7 +120,7 @@ func TestOnlySkip(t *testing.T) {
 	}
 	assert.Equal(t, []string{"auth/listPets-missing", "auth/listPets-wrong-key", "auth/listPets-not-bearer",
 		"auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-scheme-case", "errors/unauthorized", "errors/bad-request",
-		"errors/not-found"}, ids)
+		"errors/not-found", "errors/machine-readable-code"}, ids)
 	assert.Zero(t, rep.AnimalsCreated, "no selected rule needs animals, and a conforming target creates none on a bad body")
 }
 

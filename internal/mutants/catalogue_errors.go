@@ -3,6 +3,7 @@ package mutants
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -26,6 +27,24 @@ func errorMutants(*facts) []Mutant {
 			Fault: "Error records lack the code field.",
 			Catch: every,
 			Wrap:  editErrorJSON(func(m map[string]any) { delete(m, "code") }),
+		},
+		{
+			Name:    "errors-code-is-message",
+			Fault:   "The code field carries the human-readable message (a sentence), not a machine-readable code (caught in strict mode: a Should rule).",
+			Catch:   []string{"errors/machine-readable-code"},
+			Wrap:    editErrorJSON(func(m map[string]any) { m["code"] = m["message"] }),
+			Options: strict,
+		},
+		{
+			Name:    "errors-code-embeds-id",
+			Fault:   "The code embeds the number from the message (not_found_42), so one cause gets a different code per request (caught in strict mode).",
+			Catch:   []string{"errors/machine-readable-code"},
+			Options: strict,
+			Wrap: editErrorJSON(func(m map[string]any) {
+				if n := digits.FindString(fmt.Sprint(m["message"])); n != "" {
+					m["code"] = fmt.Sprint(m["code"]) + "_" + n
+				}
+			}),
 		},
 		{
 			Name:  "errors-status-string",
@@ -104,3 +123,6 @@ func transportMutants(*facts) []Mutant {
 		},
 	}
 }
+
+// digits finds the first number in a message.
+var digits = regexp.MustCompile(`[0-9]+`)
