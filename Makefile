@@ -5,7 +5,7 @@ NPM_BIN   := $(NPM_DIR)/node_modules/.bin
 SPECTRAL  := @stoplight/spectral-cli@6.16.3
 REDOCLY   := @redocly/cli@2.77.0
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants
 
 all: build
 
@@ -60,6 +60,11 @@ spec-diff: build
 
 spec-check: spec-lint spec-diff
 	bin/conformance run --spec $(SPEC)
+
+# Every faulty server of internal/mutants against the suite: the table and the score; exits 1
+# if a mutant survives.
+mutants:
+	$(GO) run ./internal/mutants/cmd/mutants
 
 FUZZTIME ?= 30s
 
