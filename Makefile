@@ -5,7 +5,7 @@ NPM_BIN   := $(NPM_DIR)/node_modules/.bin
 SPECTRAL  := @stoplight/spectral-cli@6.16.3
 REDOCLY   := @redocly/cli@2.77.0
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants e2e screenshot golden
 
 all: build
 
@@ -60,6 +60,19 @@ spec-diff: build
 
 spec-check: spec-lint spec-diff
 	bin/conformance run --spec $(SPEC)
+
+# The HTML report opened in headless Chromium (installs Debian's chromium when missing).
+e2e:
+	@command -v chromium >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+	$(GO) test -count=1 ./internal/e2e
+
+# Refresh docs/images/report.png from the end-to-end check.
+screenshot:
+	$(GO) test -count=1 ./internal/e2e -run TestHTMLReportInChromium -args -screenshot=$(CURDIR)/docs/images/report.png
+
+# Regenerate the golden reports after an intended change (review the diff).
+golden:
+	$(GO) test ./conformance -run TestGoldenReports -update
 
 # Every faulty server of internal/mutants against the suite: the table and the score; exits 1
 # if a mutant survives.

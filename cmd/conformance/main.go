@@ -1,8 +1,9 @@
 // Command conformance checks that a service implements the pet store interface.
 //
 //	conformance run [--base-url URL] [--api-key KEY] [--only GLOB]... [--skip GLOB]... [--strict]
-//	                [--read-only] [--now DATE] [--timeout D] [--format text|json|junit]
-//	                [--output FILE] [--spec FILE]
+//	                [--read-only] [--now DATE] [--timeout D] [--ca-cert FILE] [--insecure]
+//	                [--format text|json|junit|html|markdown] [--output FILE]
+//	                [--report FORMAT=FILE]... [--min-coverage PERCENT] [--waivers FILE] [--spec FILE]
 //	conformance list [--format text|markdown|json] [--spec FILE]
 //	conformance lint [FILE]
 //	conformance diff BASE HEAD [--allow-breaking] [--format text|json]
