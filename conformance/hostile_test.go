@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -75,5 +76,20 @@ func TestHostileTargetBehaviours(t *testing.T) {
 			}
 			assert.Contains(t, strings.Join(said, "\n"), tt.reason)
 		})
+	}
+}
+
+// A key the target refuses is the run's configuration, not the target's fault: Run says so
+// instead of failing every rule that sends it.
+func TestKeyRefused(t *testing.T) {
+	target := serve(t, newReference(t, beforeSunset, reference.Config{}))
+	for _, key := range []string{"not-the-key", ""} {
+		target.APIKey = key
+		_, err := conformance.Run(context.Background(), target, conformance.Options{Now: beforeSunset})
+		require.ErrorIs(t, err, conformance.ErrKeyRefused, "key %q", key)
+		assert.Contains(t, err.Error(), "PETSTORE_API_KEY")
+		if key != "" {
+			assert.NotContains(t, err.Error(), key, "the key never appears")
+		}
 	}
 }

@@ -29,6 +29,15 @@ func (r *runner) prepare() error {
 		if errors.As(err, &te) {
 			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.sess.baseURL, r.sess.redact(te.cause()), tlsHint(te.error))
 		}
+		if errors.Is(err, ErrKeyRefused) {
+			// Every rule that sends the key would fail for the same reason, which is the
+			// run's configuration, not the target's conformance.
+			hint := "check --api-key or PETSTORE_API_KEY"
+			if r.sess.key == "" {
+				hint = "no API key was given: pass --api-key or set PETSTORE_API_KEY"
+			}
+			return fmt.Errorf("conformance: %s: %w: %s", r.sess.baseURL, err, hint)
+		}
 		r.prepErr = r.sess.redact(err.Error())
 		return nil
 	}
@@ -148,6 +157,9 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	resp, data, _, err := r.sess.send(req)
 	if err != nil {
 		return transportError{fmt.Errorf("%s %s: %w", method, path, err)}
+	}
+	if resp.StatusCode == http.StatusUnauthorized && want != http.StatusUnauthorized {
+		return fmt.Errorf("%w (401 on %s %s)", ErrKeyRefused, method, path)
 	}
 	if resp.StatusCode != want {
 		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.redact(string(data)))

@@ -58,6 +58,10 @@ type Options struct {
 // DefaultTimeout bounds each request when Options.Timeout is zero.
 const DefaultTimeout = 10 * time.Second
 
+// ErrKeyRefused is wrapped by Run's error when the target answers 401 to the run's own
+// authenticated listing: the key is wrong or missing, so no rule could be judged.
+var ErrKeyRefused = errors.New("the target refused the API key")
+
 // ErrUnreachable is wrapped by Run's error when the target cannot be reached at all.
 var ErrUnreachable = errors.New("target unreachable")
 

@@ -127,6 +127,8 @@ func TestRunCannotBeMade(t *testing.T) {
 		{"unreadable spec", []string{"run", "--spec", "/nonexistent.yaml"}, "no such file"},
 		{"unreachable", []string{"run", "--base-url", "http://127.0.0.1:1/v1", "--api-key", "k"}, "target unreachable"},
 		{"bad base URL", []string{"run", "--base-url", "127.0.0.1:8080"}, "base URL"},
+		{"key refused", []string{"run", "--base-url", openReference(t, false), "--api-key", "not-the-key"}, "the target refused the API key"},
+		{"no key", []string{"run", "--base-url", openReference(t, false)}, "no API key was given"},
 		{"stray argument", []string{"list", "extra"}, `unexpected argument "extra"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
