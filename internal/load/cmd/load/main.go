@@ -202,6 +202,11 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 		}
 	}
 	load.WriteGoals(stdout, append(goals, prism))
+	if ceiling := load.RatioGoal("", results, "baseline net/http", "prism mock -v error", list, 0, false); ceiling.Measured != "" {
+		// The generator shares the cores with the server: a server that did nothing at all
+		// would show this ratio, the most any server can show in this run.
+		fmt.Fprintf(stdout, "\nCeiling of this run: the baseline (no work at all) does %s Prism's %s.\n", ceiling.Measured, list)
+	}
 	return nil
 }
 
