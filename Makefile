@@ -4,8 +4,12 @@ NPM_DIR   := .tools/npm
 NPM_BIN   := $(NPM_DIR)/node_modules/.bin
 SPECTRAL  := @stoplight/spectral-cli@6.16.3
 REDOCLY   := @redocly/cli@2.77.0
+PRISM_DIR := .tools/prism
+PRISM_BIN := $(PRISM_DIR)/node_modules/.bin/prism
+PRISM     := @stoplight/prism-cli@5.14.2
+BENCHFLAGS ?=
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants e2e screenshot golden
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants e2e screenshot golden load load-peers load-memory
 
 all: build
 
@@ -91,8 +95,27 @@ fuzz:
 	  done; \
 	done
 
+# Go benchmarks of the hot paths, benchstat-readable: make bench BENCHFLAGS=-count=6 > new.txt
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./...
+
+# Loopback load: petstore serve (validated, --no-validation) and a baseline handler, side by side.
+load:
+	$(GO) run ./internal/load/cmd/load $(LOADFLAGS)
+
+$(PRISM_BIN):
+	mkdir -p $(PRISM_DIR)
+	cd $(PRISM_DIR) && ([ -f package.json ] || npm init -y >/dev/null)
+	cd $(PRISM_DIR) && npm install --no-audit --no-fund $(PRISM)
+
+# The same plus Stoplight Prism's mock (installed with npm into .tools/prism).
+load-peers:
+	@$(MAKE) --no-print-directory $(PRISM_BIN) || echo "load-peers: npm could not install $(PRISM) (see above); Prism is reported as not measured"
+	$(GO) run ./internal/load/cmd/load -peers $(LOADFLAGS)
+
+# RSS growth per animal from 100 to 1,000,000 animals created through POST, and list latency.
+load-memory:
+	$(GO) run ./internal/load/cmd/load -memory -duration 2s $(LOADFLAGS)
 
 clean:
 	rm -rf bin out
