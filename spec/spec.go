@@ -277,15 +277,10 @@ func BasePath(doc *openapi3.T) (string, error) {
 	}
 	base := ""
 	for i, s := range doc.Servers {
-		raw := s.URL
-		for name, v := range s.Variables {
-			raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
-		}
-		u, err := url.Parse(raw)
+		p, err := ServerPath(s)
 		if err != nil {
-			return "", fmt.Errorf("spec: server %q: %w", s.URL, err)
+			return "", err
 		}
-		p := strings.TrimSuffix(u.Path, "/")
 		if i == 0 {
 			base = p
 		} else if p != base {
@@ -293,6 +288,22 @@ func BasePath(doc *openapi3.T) (string, error) {
 		}
 	}
 	return base, nil
+}
+
+// ServerPath returns the path of a server's URL, its variables expanded with their defaults,
+// without a trailing slash ("https://{host}/v1" gives "/v1").
+func ServerPath(s *openapi3.Server) (string, error) {
+	raw := s.URL
+	for name, v := range s.Variables {
+		if v != nil {
+			raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("spec: server %q: %w", s.URL, err)
+	}
+	return strings.TrimSuffix(u.Path, "/"), nil
 }
 
 // VersionSegment returns the last segment of the base path ("v1").

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -112,4 +113,15 @@ func TestBadExtensionsAreReported(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Operations(doc)
 	assert.ErrorContains(t, err, "x-sunset")
+}
+
+func TestServerPath(t *testing.T) {
+	doc := MustLoad()
+	for _, s := range doc.Servers {
+		p, err := ServerPath(s)
+		require.NoError(t, err)
+		assert.Equal(t, "/v1", p, s.URL)
+	}
+	_, err := ServerPath(&openapi3.Server{URL: "http://[::1"})
+	assert.Error(t, err)
 }

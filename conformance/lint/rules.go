@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -25,17 +24,8 @@ func (l *linter) servers() {
 		if s == nil {
 			continue
 		}
-		raw := s.URL
-		for name, v := range s.Variables {
-			if v != nil {
-				raw = strings.ReplaceAll(raw, "{"+name+"}", v.Default)
-			}
-		}
-		path := raw
-		if u, err := url.Parse(raw); err == nil {
-			path = u.Path
-		}
-		if !versionSuffix.MatchString(strings.TrimSuffix(path, "/")) {
+		path, err := spec.ServerPath(s)
+		if err != nil || !versionSuffix.MatchString(path) {
 			l.add(RuleServerVersion, Pointer("servers", fmt.Sprint(i), "url"),
 				"server URL %q does not end in the version segment /vN", s.URL)
 		}
