@@ -46,6 +46,9 @@ type Config struct {
 	NoValidation bool
 	// Lenient logs an off-spec response instead of replacing it with a 500 Error.
 	Lenient bool
+	// ProxyHeaders trusts X-Forwarded-For, X-Real-IP and Forwarded for the client address in
+	// the access log: set it only behind a reverse proxy that sets them, since a client can.
+	ProxyHeaders bool
 	// CORSOrigins enables CORS for these origins; empty means CORS is off.
 	CORSOrigins []string
 }

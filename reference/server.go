@@ -137,7 +137,11 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	// 500 Error, logged; and body read errors are 400s (guard.go).
 	h = guard(s.ew, logger)(h)
 	// The Common Log Format has no request headers, so Authorization is never written.
-	return handlers.LoggingHandler(logw, h), nil
+	h = handlers.LoggingHandler(logw, h)
+	if cfg.ProxyHeaders {
+		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
+	}
+	return h, nil
 }
 
 // specOf returns the description to serve and its bytes for GET /openapi.yaml.

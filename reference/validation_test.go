@@ -245,3 +245,22 @@ func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, w.Code, "no redirect for an unclean path")
 	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
 }
+
+// Behind a reverse proxy the access log can show the forwarded client, and only when asked:
+// a client can send X-Forwarded-For itself.
+func TestProxyHeadersOnlyWhenConfigured(t *testing.T) {
+	for _, trust := range []bool{false, true} {
+		var logBuf bytes.Buffer
+		h := newTestServer(t, Config{Log: &logBuf, ProxyHeaders: trust})
+		r := newRequest(t, "GET", "/v1/pets", nil)
+		r.RemoteAddr = "127.0.0.1:40000"
+		r.Header.Set("X-Forwarded-For", "203.0.113.7")
+		assert.Equal(t, http.StatusOK, serve(h, r).Code)
+		first := strings.Fields(logBuf.String())[0]
+		if trust {
+			assert.Equal(t, "203.0.113.7", first)
+		} else {
+			assert.Equal(t, "127.0.0.1", first)
+		}
+	}
+}

@@ -4,6 +4,7 @@
 //
 //	petstore serve [--addr 127.0.0.1:8080] [--api-key K]... [--seed FILE] [--admin-key K]
 //	               [--max-body BYTES] [--max-pets N] [--cors-origin O]... [--no-validation] [--lenient]
+//	               [--proxy-headers]
 //	               [--read-header-timeout D] [--read-timeout D] [--write-timeout D] [--idle-timeout D]
 //	               [--max-header-bytes N] [--shutdown-timeout D]
 //
@@ -65,6 +66,7 @@ type options struct {
 	maxPets              int
 	noValidation         bool
 	lenient              bool
+	proxyHeaders         bool
 	limits               serverLimits
 }
 
@@ -87,6 +89,7 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	fs.IntVar(&o.maxPets, "max-pets", reference.DefaultMaxPets, "maximum `number` of animals in the store (507 beyond)")
 	fs.Var(&o.corsOrigins, "cors-origin", "allow CORS from this `origin` (repeatable); off when not given")
 	fs.BoolVar(&o.noValidation, "no-validation", false, "skip request and response validation (for measurement only)")
+	fs.BoolVar(&o.proxyHeaders, "proxy-headers", false, "log the client address from X-Forwarded-For/X-Real-IP/Forwarded (only behind a proxy that sets them)")
 	fs.BoolVar(&o.lenient, "lenient", false, "log an off-spec response instead of replacing it with a 500 Error")
 	o.limits = defaultLimits
 	o.limits.flags(fs)
@@ -128,6 +131,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		NoValidation: o.noValidation,
 		Lenient:      o.lenient,
 		CORSOrigins:  o.corsOrigins,
+		ProxyHeaders: o.proxyHeaders,
 	}
 	keySource := "--api-key"
 	if len(cfg.APIKeys) == 0 {
