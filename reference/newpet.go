@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -84,25 +84,105 @@ func jsonString(raw json.RawMessage, dst *string) error {
 	if len(raw) == 0 || raw[0] != '"' {
 		return errors.New("want a string")
 	}
+	// encoding/json turns an unpaired surrogate escape (\ud800) into U+FFFD: the client would
+	// get back a name it never sent, as with invalid UTF-8 bytes.
+	if err := checkSurrogates(raw); err != nil {
+		return err
+	}
 	return json.Unmarshal(raw, dst)
 }
 
+// checkSurrogates fails on a \uD800-\uDFFF escape that is not a high surrogate followed by a
+// low one (RFC 8259 section 8.2: such a string cannot be turned into Unicode characters).
+func checkSurrogates(raw []byte) error {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				i += 11
+				continue
+			}
+			return errors.New("an unpaired surrogate escape (\\u" + string(raw[i+2:i+6]) + ")")
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return errors.New("an unpaired surrogate escape (\\u" + string(raw[i+2:i+6]) + ")")
+		}
+		i += 5
+	}
+	return nil
+}
+
 // jsonInt64 accepts a JSON number with no fractional part that fits int64 (1.0 and 1e3 are
-// integers to JSON Schema, so they are to the server too).
+// integers to JSON Schema, so they are to the server too). The decimal text is read exactly:
+// a float64 cannot tell 9007199254740993.0 from 9007199254740992, and the server must not
+// store a number the client did not send.
 func jsonInt64(raw json.RawMessage) (int64, error) {
-	s := string(raw)
-	if len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-		return 0, errors.New("want an integer")
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	// Beyond 2^53 a float no longer says which integer was sent; refuse rather than round.
-	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+	n, ok := exactInt64(string(raw))
+	if !ok {
 		return 0, errors.New("want an integer in the int64 range")
 	}
-	return int64(f), nil
+	return n, nil
+}
+
+// exactInt64 reads a JSON number (-?int(.frac)?([eE][+-]?exp)?) as an exact decimal and
+// returns it when it is an integer within int64.
+func exactInt64(s string) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e := s[i+1:]
+		eneg := strings.HasPrefix(e, "-")
+		if eneg || strings.HasPrefix(e, "+") {
+			e = e[1:]
+		}
+		if e == "" || strings.Trim(e, "0123456789") != "" {
+			return 0, false
+		}
+		if e = strings.TrimLeft(e, "0"); len(e) > 6 {
+			e = "999999" // beyond it a nonzero number is a fraction or out of range anyway
+		}
+		exp, _ = strconv.Atoi(e) // "" (all zeros) gives 0
+		if eneg {
+			exp = -exp
+		}
+		mant = s[:i]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart == "" || strings.Trim(intPart+frac, "0123456789") != "" {
+		return 0, false
+	}
+	digits := strings.TrimLeft(intPart+frac, "0")
+	exp -= len(frac)
+	if digits == "" {
+		return 0, true // zero, however written
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	exp += len(digits) - len(trimmed)
+	digits = trimmed
+	if exp < 0 || len(digits)+exp > 19 {
+		return 0, false // a fraction, or more digits than any int64 has
+	}
+	text := digits + strings.Repeat("0", exp)
+	if neg {
+		text = "-" + text
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	return n, err == nil
 }
 
 // checkDuplicateKeys walks the whole document and fails on an object with a repeated key.

@@ -30,13 +30,19 @@ func TestCheckDuplicateKeys(t *testing.T) {
 }
 
 func TestJSONInt64(t *testing.T) {
-	for raw, want := range map[string]int64{"0": 0, "-7": -7, "1.0": 1, "1e3": 1000,
-		"9223372036854775807": 9223372036854775807, "-9223372036854775808": -9223372036854775808} {
+	for raw, want := range map[string]int64{"0": 0, "-7": -7, "1.0": 1, "1e3": 1000, "-0": 0, "0.000e5": 0,
+		"9223372036854775807": 9223372036854775807, "-9223372036854775808": -9223372036854775808,
+		"9007199254740993": 9007199254740993, "9007199254740993.0": 9007199254740993, "12.5e1": 125,
+		"1500e-2": 15, "9.223372036854775807e18": 9223372036854775807, "1E+2": 100} {
 		got, err := jsonInt64([]byte(raw))
 		require.NoError(t, err, raw)
 		assert.Equal(t, want, got, raw)
 	}
-	for _, raw := range []string{`"1"`, "1.5", "true", "null", "9223372036854775808", "1e300", "{}"} {
+	// Each of these a float64 would round to an integer: the server must refuse, not store
+	// a number the client did not send.
+	for _, raw := range []string{`"1"`, "1.5", "true", "null", "9223372036854775808", "1e300", "{}",
+		"9007199254740992.5", "1.0000000000000001", "9223372036854775807.5", "1e-7", "1e-9999999999", "1e9999999999",
+		"-9223372036854775809", "1.5e0", "[]"} {
 		_, err := jsonInt64([]byte(raw))
 		assert.Error(t, err, raw)
 	}
@@ -76,4 +82,28 @@ func TestLoadSeedErrors(t *testing.T) {
 	}
 	_, err := LoadSeed(filepath.Join(dir, "absent.json"))
 	assert.Error(t, err)
+}
+
+// A lone surrogate escape would be stored as U+FFFD, a name the client never sent; a valid
+// pair, and a backslash that only looks like one, are kept as sent.
+func TestSurrogateEscapes(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"name":"\ud83d\ude00","categoryId":1}`:           "\U0001F600",
+		`{"name":"a\\ud800","categoryId":1}`:               `a\ud800`,
+		`{"name":"\u00e9\"\\\ud83d\ude00","categoryId":1}`: "é\"\\\U0001F600",
+	} {
+		p, err := decodeNewPet([]byte(body))
+		require.NoError(t, err, body)
+		assert.Equal(t, want, p.Name, body)
+	}
+	for _, body := range []string{
+		`{"name":"\ud800","categoryId":1}`,
+		`{"name":"x\udc00y","categoryId":1}`,
+		`{"name":"\ud83d\u0041","categoryId":1}`,
+		`{"name":"\ud83d","categoryId":1}`,
+		`{"name":"ok","categoryId":1,"status":"\udfff"}`,
+	} {
+		_, err := decodeNewPet([]byte(body))
+		assert.ErrorContains(t, err, "surrogate", body)
+	}
 }
