@@ -8,14 +8,18 @@ import (
 	"log"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/gorilla/handlers"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // api serves the operations of the spec. It does by hand what openapi3filter.Validator's
@@ -34,6 +38,39 @@ type api struct {
 	validate bool
 	lenient  bool
 	maxBody  int64
+	// deprecated holds, per deprecated operation, the Deprecation and Sunset headers every
+	// answer of it carries (errors included) until it is gone.
+	deprecated map[string]deprecation
+	now        func() time.Time
+}
+
+type deprecation struct {
+	op     spec.Operation
+	header map[string]string
+}
+
+// deprecations reads the Deprecation (RFC 9745) and Sunset (RFC 8594) values of every
+// deprecated operation from the spec.
+func deprecations(doc *openapi3.T) (map[string]deprecation, error) {
+	ops, err := spec.Operations(doc)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]deprecation{}
+	for _, op := range ops {
+		if !op.Deprecated {
+			continue
+		}
+		h := map[string]string{}
+		if !op.DeprecatedSince.IsZero() {
+			h["Deprecation"] = "@" + strconv.FormatInt(op.DeprecatedSince.Unix(), 10)
+		}
+		if !op.Sunset.IsZero() {
+			h["Sunset"] = op.Sunset.UTC().Format(http.TimeFormat)
+		}
+		out[op.ID] = deprecation{op: op, header: h}
+	}
+	return out, nil
 }
 
 // newAPI serves the operations; prevalidated says that the store validates each animal's
@@ -52,16 +89,22 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 	if err != nil {
 		return nil, err
 	}
+	deprecated, err := deprecations(doc)
+	if err != nil {
+		return nil, err
+	}
 	a := &api{
-		plans:    plans,
-		router:   router,
-		ops:      map[string]http.Handler{},
-		ew:       ew,
-		log:      logger,
-		keys:     keys,
-		validate: !cfg.NoValidation,
-		lenient:  cfg.Lenient,
-		maxBody:  cfg.MaxBodyBytes,
+		deprecated: deprecated,
+		now:        cfg.Now,
+		plans:      plans,
+		router:     router,
+		ops:        map[string]http.Handler{},
+		ew:         ew,
+		log:        logger,
+		keys:       keys,
+		validate:   !cfg.NoValidation,
+		lenient:    cfg.Lenient,
+		maxBody:    cfg.MaxBodyBytes,
 		opts: &openapi3filter.Options{
 			AuthenticationFunc:    keys.authenticate,
 			IncludeResponseStatus: true,
@@ -96,6 +139,12 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 var errPanicked = newError(http.StatusInternalServerError, CodeInternal, "internal server error (the handler panicked; see the server log)")
 
 func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Percent-encoded characters other than "/" mean the character itself (RFC 3986
+	// section 6.2.2.2): /v1/pets/%31 is /v1/pets/1, as /%68ealthz is /healthz. A "%2F" keeps
+	// the encoded path, so it cannot turn into a separator.
+	if r.URL.RawPath != "" && !strings.Contains(strings.ToUpper(r.URL.RawPath), "%2F") {
+		r.URL.RawPath = ""
+	}
 	route, params, err := a.router.FindRoute(r)
 	if err != nil {
 		if errors.Is(err, routers.ErrMethodNotAllowed) {
@@ -106,6 +155,17 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id := route.Operation.OperationID
 	h, p := a.ops[id], a.plans[id]
+	if d, ok := a.deprecated[id]; ok && !d.op.Gone(a.now()) {
+		for k, v := range d.header {
+			w.Header().Set(k, v)
+		}
+	}
+	// The key first: a client without one learns nothing else, not even a size limit
+	// (section 5.3: a missing or invalid key is answered 401).
+	if secured(route) && !a.keys.check(r) {
+		a.ew.writeError(w, r, errUnauthorized)
+		return
+	}
 	if r.ContentLength > a.maxBody {
 		a.ew.writeError(w, r, &http.MaxBytesError{Limit: a.maxBody})
 		return
@@ -124,9 +184,6 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.ew.writeError(w, r, err)
 			return
 		}
-	} else if !a.validate && secured(route) && !a.keys.check(r) {
-		a.ew.writeError(w, r, errUnauthorized)
-		return
 	}
 
 	rec := getRecorder()

@@ -31,10 +31,16 @@ func newKeySet(keys []string) (*keySet, error) {
 	return ks, nil
 }
 
-// check reports whether the request carries one of the keys as a bearer token. The scheme
-// name is case-insensitive (RFC 9110 section 11.1); an empty token never matches.
+// check reports whether the request carries one of the keys as a bearer token, in exactly one
+// Authorization field. The scheme name is case-insensitive (RFC 9110 section 11.1); an empty
+// token never matches.
 func (ks *keySet) check(r *http.Request) bool {
-	token, ok := bearerToken(r.Header.Get("Authorization"))
+	// Authorization is a singleton field: with two, which one counts would depend on order.
+	values := r.Header.Values("Authorization")
+	if len(values) != 1 {
+		return false
+	}
+	token, ok := bearerToken(values[0])
 	if !ok {
 		return false
 	}

@@ -97,25 +97,12 @@ func (s *server) handleCreatePet() http.Handler {
 }
 
 func (s *server) handleGetPet() http.Handler {
-	op := s.getPet
-	deprecation, sunset := "", ""
-	if !op.DeprecatedSince.IsZero() {
-		deprecation = "@" + strconv.FormatInt(op.DeprecatedSince.Unix(), 10) // RFC 9745
-	}
-	if !op.Sunset.IsZero() {
-		sunset = op.Sunset.UTC().Format(http.TimeFormat) // RFC 8594
-	}
+	op := s.getPet // its Deprecation and Sunset headers are set by the api (api.go) on every answer
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if op.Gone(s.now()) {
 			s.ew.writeError(w, r, notFound("%s %s was removed on %s; use %s",
 				op.Method, s.base+op.Path, op.Sunset.Format(time.DateOnly), replacement(op)))
 			return
-		}
-		if deprecation != "" {
-			w.Header().Set("Deprecation", deprecation)
-		}
-		if sunset != "" {
-			w.Header().Set("Sunset", sunset)
 		}
 		raw := r.PathValue("petId")
 		id, err := strconv.ParseInt(raw, 10, 64)
