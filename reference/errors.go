@@ -139,7 +139,7 @@ func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 		return newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge,
 			"request body larger than %d bytes", big.Limit)
 	case errors.As(err, &unread): // as with big: may come inside a SecurityRequirementsError
-		return invalid("request body could not be read (%v)", unread.err)
+		return invalid("request body could not be read (%s)", unread.reason())
 	case errors.As(err, &sec):
 		return errUnauthorized
 	case errors.As(err, &meth), errors.Is(err, routers.ErrMethodNotAllowed):
