@@ -27,6 +27,9 @@ func TestOperationsFollowTheInterfaceDocument(t *testing.T) {
 		statuses     []int
 		deprecated   bool
 	}
+	// The 400s of listPets and getPet are the reference server's answers where the document is
+	// silent (the spec says so in their descriptions); the document itself lists 200/401 and
+	// 200/401/404. The harness accepts any 4xx with an Error body for those probes.
 	wants := map[string]want{
 		"listPets":  {"GET", "/pets", []int{200, 400, 401}, false},
 		"createPet": {"POST", "/pets", []int{201, 400, 401}, false},
