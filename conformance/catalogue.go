@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -28,6 +29,8 @@ type facts struct {
 	statuses []string
 	version  string
 	newPet   *openapi3.Schema
+	// petFields are the documented fields of a Pet as getPet returns it.
+	petFields []string
 }
 
 // The interface document names these operations; the catalogue is about them.
@@ -65,6 +68,11 @@ func readFacts(doc *openapi3.T) (*facts, error) {
 	}
 	if f.newPet, err = bodySchema(f.byID[opCreate]); err != nil {
 		return nil, err
+	}
+	if pet := responseSchema(f.byID[opGet].Op, 200); pet != nil {
+		f.petFields = petFields(pet)
+	} else {
+		f.petFields = properties(f.newPet)
 	}
 	return f, nil
 }
@@ -115,23 +123,23 @@ func required(s *openapi3.Schema, name string) bool {
 }
 
 // validNewPet builds a body that the spec accepts: every property set from the schema (a
-// prefixed name for strings, the example or 1 for integers, the first value of an enum).
-func (f *facts) validNewPet(slug string) map[string]any {
+// short unique name for strings, the example or 1 for integers, the first value of an enum).
+func (f *facts) validNewPet() map[string]any {
 	body := map[string]any{}
 	for _, name := range properties(f.newPet) {
-		if v, ok := validValue(f.newPet.Properties[name].Value, slug); ok {
+		if v, ok := validValue(f.newPet.Properties[name].Value); ok {
 			body[name] = v
 		}
 	}
 	return body
 }
 
-func validValue(s *openapi3.Schema, slug string) (any, bool) {
+func validValue(s *openapi3.Schema) (any, bool) {
 	switch {
 	case len(s.Enum) > 0:
 		return s.Enum[0], true
 	case s.Type.Is(openapi3.TypeString):
-		return NamePrefix + slug, true
+		return newName(), true
 	case s.Type.Is(openapi3.TypeInteger):
 		if s.Example != nil {
 			return s.Example, true
@@ -140,6 +148,47 @@ func validValue(s *openapi3.Schema, slug string) (any, bool) {
 	}
 	return nil, false
 }
+
+// categoryField is the NewPet property that refers to a category.
+const categoryField = "categoryId"
+
+// petBody is a valid body with the given status whose categoryId, when the fixture lists
+// animals, is one of theirs (one other than the spec's example if there is one): a service
+// that checks that the category exists accepts it.
+func (f *facts) petBody(fx *Fixture, status string) map[string]any {
+	body := f.validNewPet()
+	if _, ok := body["status"]; ok {
+		body["status"] = status
+	}
+	if c, ok := f.borrowedCategory(fx, body[categoryField]); ok {
+		body[categoryField] = c
+	}
+	return body
+}
+
+// borrowedCategory is the categoryId of a listed animal the harness did not create (what
+// it created holds what the service made of the harness's own guesses), preferring one
+// unlike example.
+func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
+	var found any
+	if fx != nil {
+		for _, p := range fx.Pets {
+			c, ok := p[categoryField].(json.Number)
+			if name, _ := p["name"].(string); !ok || strings.HasPrefix(name, NamePrefix) {
+				continue
+			}
+			if !sameJSON(c, example) {
+				return c, true
+			}
+			found = c
+		}
+	}
+	return found, found != nil
+}
+
+// lastStatus is the last value of the status enumeration: createPet sends it, so that a
+// service that stores the first value whatever it is sent is found out.
+func (f *facts) lastStatus() string { return f.statuses[len(f.statuses)-1] }
 
 // exampleRequest builds a request for op that is valid but for what the caller changes:
 // path parameters and the JSON body come from the spec's examples.

@@ -21,21 +21,17 @@ type ClientOptions struct {
 	Insecure bool
 }
 
-// NewClient returns the client a run uses: bounded in time, following at most a few
-// redirects, and trusting the extra authorities of o.
+// maxResponseHeaderBytes caps the response headers the client reads: a target that sends
+// megabytes of headers gets a transport error, not the harness's memory.
+const maxResponseHeaderBytes = 64 << 10
+
+// NewClient returns the client a run uses: bounded in time, following no redirect, reading
+// at most 64 KiB of response headers, and trusting the extra authorities of o.
 func NewClient(o ClientOptions) (*http.Client, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	c := &http.Client{
-		Timeout: o.Timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return fmt.Errorf("stopped after %d redirects", maxRedirects)
-			}
-			return nil
-		},
-	}
+	c := harden(&http.Client{Timeout: o.Timeout})
 	if o.CACertFile == "" && !o.Insecure {
 		return c, nil
 	}
@@ -54,10 +50,30 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 		}
 		tlsConf.RootCAs = pool
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.TLSClientConfig = tlsConf
-	c.Transport = tr
+	c.Transport.(*http.Transport).TLSClientConfig = tlsConf
 	return c, nil
+}
+
+// harden returns a copy of c that follows no redirect and caps response headers. The
+// document describes no redirect, so a 3xx is the answer and is judged like any other; and
+// following one would send the key on (Go keeps Authorization for the same host name on
+// any port or scheme) and put the other resource's body in the report.
+func harden(c *http.Client) *http.Client {
+	out := *c
+	out.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	switch tr := out.Transport.(type) {
+	case nil:
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxResponseHeaderBytes = maxResponseHeaderBytes
+		out.Transport = t
+	case *http.Transport:
+		if tr.MaxResponseHeaderBytes <= 0 || tr.MaxResponseHeaderBytes > maxResponseHeaderBytes {
+			t := tr.Clone()
+			t.MaxResponseHeaderBytes = maxResponseHeaderBytes
+			out.Transport = t
+		}
+	}
+	return &out
 }
 
 // tlsHint explains a certificate the client does not trust, and what to do about it.

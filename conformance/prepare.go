@@ -14,20 +14,13 @@ import (
 // need. Only an unreachable target is an error; a target that answers wrongly makes the
 // rules that needed animals report an Error with the reason.
 func (r *runner) prepare() error {
-	var need Needs
-	for _, rule := range r.rules {
-		if rule.Creates && r.opts.ReadOnly {
-			continue
-		}
-		need.Animals = max(need.Animals, rule.Needs.Animals)
-		need.PerStatus = max(need.PerStatus, rule.Needs.PerStatus)
-	}
+	need := r.need()
 	r.fixture = &Fixture{ByStatus: map[string][]map[string]any{}}
 	pets, err := r.list("")
 	if err != nil {
 		var te transportError
 		if errors.As(err, &te) {
-			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.sess.baseURL, r.sess.redact(te.cause()), tlsHint(te.error))
+			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.report.Target, r.sess.redact(te.cause()), tlsHint(te.error))
 		}
 		if errors.Is(err, ErrKeyRefused) {
 			// Every rule that sends the key would fail for the same reason, which is the
@@ -36,39 +29,146 @@ func (r *runner) prepare() error {
 			if r.sess.key == "" {
 				hint = "no API key was given: pass --api-key or set PETSTORE_API_KEY"
 			}
-			return fmt.Errorf("conformance: %s: %w: %s", r.sess.baseURL, err, hint)
+			return fmt.Errorf("conformance: %s: %w: %s", r.report.Target, err, hint)
 		}
 		r.prepErr = r.sess.redact(err.Error())
 		return nil
 	}
 	r.fixture.Pets = pets
 	r.report.AnimalsFound = len(pets)
-	if need.PerStatus > 0 {
-		for _, s := range r.facts.statuses {
-			if r.fixture.ByStatus[s], err = r.list(s); err != nil {
-				r.prepErr = r.sess.redact(err.Error())
-				return nil
-			}
-		}
+	if err := r.listByStatus(need, r.fixture); err != nil {
+		r.prepErr = r.sess.redact(err.Error())
+		return nil
 	}
 	if r.opts.ReadOnly {
 		return nil
 	}
-	for _, s := range r.facts.statuses {
-		for len(r.fixture.ByStatus[s]) < need.PerStatus {
-			if err := r.create(s); err != nil {
-				r.prepErr = r.sess.redact(err.Error())
+	var created []map[string]any
+	add := func(status string) bool {
+		pet, err := r.create(status)
+		if err != nil {
+			r.prepErr = r.sess.redact(err.Error())
+			return false
+		}
+		created = append(created, pet)
+		return true
+	}
+	for i, s := range r.facts.statuses {
+		want := need.PerStatus
+		if i == 0 {
+			want = max(want, need.OfStatus)
+		}
+		for len(r.fixture.ByStatus[s]) < want {
+			if !add(s) {
 				return nil
 			}
 		}
 	}
-	for i := 0; len(r.fixture.Pets) < need.Animals; i++ {
-		if err := r.create(r.facts.statuses[i%len(r.facts.statuses)]); err != nil {
-			r.prepErr = r.sess.redact(err.Error())
+	// The first status value for the rest: what status-default-limit needs is then met by
+	// the animals that default-limit needs anyway.
+	for len(r.fixture.Pets) < need.Animals {
+		if !add(r.facts.statuses[0]) {
 			return nil
 		}
 	}
+	if len(created) > 0 && !r.awaitVisible(need, created) {
+		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", visibleWithin)
+	}
 	return nil
+}
+
+// need is what the selected rules need of the store. A run that is not strict creates for
+// SHOULD and INFO rules at most what the MUST rules of the catalogue need (default limit + 1
+// animals): their exact-count checks (limit-max-full) would otherwise make every run against
+// a service that pages below the limit create the same shortfall again.
+func (r *runner) need() Needs {
+	var need Needs
+	lax := int(r.facts.limit.Default) + 1
+	for _, rule := range r.rules {
+		if rule.Creates && r.opts.ReadOnly {
+			continue
+		}
+		n := rule.Needs
+		if rule.Severity != Must && !r.opts.Strict {
+			n = Needs{Animals: min(n.Animals, lax), PerStatus: min(n.PerStatus, lax), OfStatus: min(n.OfStatus, lax)}
+		}
+		need.Animals = max(need.Animals, n.Animals)
+		need.PerStatus = max(need.PerStatus, n.PerStatus)
+		need.OfStatus = max(need.OfStatus, n.OfStatus)
+	}
+	return need
+}
+
+func (r *runner) listByStatus(need Needs, fx *Fixture) error {
+	if need.PerStatus == 0 && need.OfStatus == 0 {
+		return nil
+	}
+	for _, s := range r.facts.statuses {
+		var err error
+		if fx.ByStatus[s], err = r.list(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// awaitVisible re-lists until a created animal shows in the listing or in its status's (a
+// store may show what it stored only after a while), then keeps the fresh listings
+// topped up with what was created: the counts the rules rely on.
+func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
+	fresh := &Fixture{ByStatus: map[string][]map[string]any{}}
+	visible := eventually(r.ctx, r.sess.wait, func() bool {
+		var err error
+		if fresh.Pets, err = r.list(""); err != nil {
+			return false
+		}
+		if r.listByStatus(need, fresh) != nil {
+			return false
+		}
+		shown := idSet(fresh.Pets)
+		for _, l := range fresh.ByStatus {
+			for id := range idSet(l) {
+				shown[id] = true
+			}
+		}
+		// One is enough: a store that pages below the limit may never show the rest,
+		// and one that shows writes late shows them together once it does.
+		for _, p := range created {
+			if id, _ := idOf(p); shown[id] {
+				return true
+			}
+		}
+		return false
+	})
+	if !visible {
+		return false
+	}
+	have := idSet(fresh.Pets)
+	for _, p := range created {
+		id, _ := idOf(p)
+		if !have[id] && int64(len(fresh.Pets)) < r.facts.limit.Max {
+			fresh.Pets = append(fresh.Pets, p)
+		}
+		if s, _ := p["status"].(string); s != "" && fresh.ByStatus[s] != nil && !idSet(fresh.ByStatus[s])[id] {
+			fresh.ByStatus[s] = append(fresh.ByStatus[s], p)
+		}
+	}
+	for _, s := range r.facts.statuses {
+		if fresh.ByStatus[s] == nil {
+			fresh.ByStatus[s] = r.fixture.ByStatus[s]
+		}
+	}
+	r.fixture = fresh
+	return true
+}
+
+func idSet(pets []map[string]any) map[string]bool {
+	out := make(map[string]bool, len(pets))
+	for _, p := range pets {
+		id, _ := idOf(p)
+		out[id] = true
+	}
+	return out
 }
 
 // unmet says which need the fixture does not meet, or "".
@@ -80,14 +180,19 @@ func (r *runner) unmet(n Needs) string {
 	if r.opts.ReadOnly {
 		ro = " and the run is read-only"
 	}
+	if !r.opts.ReadOnly && !meets(r.need(), n) {
+		ro = fmt.Sprintf(" (a run creates more than %d animals for SHOULD rules only when strict)", r.facts.limit.Default+1)
+	}
 	if have := len(r.fixture.Pets); have < n.Animals {
 		return fmt.Sprintf("needs %d animals, the target has %d%s", n.Animals, have, ro)
 	}
-	if n.PerStatus > 0 {
-		for _, s := range r.facts.statuses {
-			if have := len(r.fixture.ByStatus[s]); have < n.PerStatus {
-				return fmt.Sprintf("needs %d animals with status %q, the target has %d%s", n.PerStatus, s, have, ro)
-			}
+	for i, s := range r.facts.statuses {
+		want := n.PerStatus
+		if i == 0 {
+			want = max(want, n.OfStatus)
+		}
+		if have := len(r.fixture.ByStatus[s]); have < want {
+			return fmt.Sprintf("needs %d animals with status %q, the target has %d%s", want, s, have, ro)
 		}
 	}
 	return ""
@@ -126,19 +231,24 @@ func (r *runner) list(status string) ([]map[string]any, error) {
 	return out, nil
 }
 
-// create adds one animal with the given status and records it in the fixture.
-func (r *runner) create(status string) error {
-	body := r.facts.validNewPet("fixture")
+// meets reports whether have covers every need of want.
+func meets(have, want Needs) bool {
+	return have.Animals >= want.Animals && have.PerStatus >= want.PerStatus && have.OfStatus >= want.OfStatus
+}
+
+// create adds one animal with the given status, records it in the fixture and returns it.
+func (r *runner) create(status string) (map[string]any, error) {
+	body := r.facts.petBody(r.fixture, r.facts.statuses[0])
 	body["status"] = status
 	var pet map[string]any
 	if err := r.fetch(http.MethodPost, "/pets", body, http.StatusCreated, &pet); err != nil {
-		return err
+		return nil, err
 	}
 	if int64(len(r.fixture.Pets)) < r.facts.limit.Max {
 		r.fixture.Pets = append(r.fixture.Pets, pet)
 	}
 	r.fixture.ByStatus[status] = append(r.fixture.ByStatus[status], pet)
-	return nil
+	return pet, nil
 }
 
 func (r *runner) fetch(method, path string, in any, want int, out any) error {
@@ -150,11 +260,14 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+r.sess.key)
+	req.Header.Set("Authorization", credBearer.value(r.sess.key))
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, data, _, err := r.sess.send(req)
+	if errors.Is(err, errRateLimited) {
+		return err
+	}
 	if err != nil {
 		return transportError{fmt.Errorf("%s %s: %w", method, path, err)}
 	}
@@ -164,7 +277,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	if resp.StatusCode != want {
 		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.redact(string(data)))
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := decodeJSON(data, out); err != nil {
 		return fmt.Errorf("%s %s: body: %v", method, path, err)
 	}
 	return nil

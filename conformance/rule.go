@@ -56,6 +56,9 @@ type Needs struct {
 	Animals int `json:"animals"`
 	// PerStatus is the least number of animals of every status value the store must hold.
 	PerStatus int `json:"perStatus"`
+	// OfStatus is the least number of animals of one status value (the first of the
+	// enumeration) the store must hold.
+	OfStatus int `json:"ofStatus,omitempty"`
 }
 
 // Rule is one requirement of the interface, with the check that tests it.
@@ -112,12 +115,13 @@ type Check struct {
 	// BaseURL is the target's base URL, without a trailing slash.
 	BaseURL string
 
-	rec *recorder
-	key string
+	rec  *recorder
+	key  string
+	wait func(context.Context, time.Duration) error
 }
 
 // Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
-// the target returned them, in listing order.
+// the target returned them (numbers as json.Number), in listing order.
 type Fixture struct {
 	// Pets is the listing with the maximum limit.
 	Pets []map[string]any

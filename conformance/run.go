@@ -23,8 +23,8 @@ type Target struct {
 	BaseURL string
 	// APIKey is sent as the bearer token. It never appears in a report.
 	APIKey string
-	// Client sends the requests; nil means a client with Options.Timeout that follows at
-	// most three redirects.
+	// Client sends the requests; nil means NewClient with Options.Timeout. Whichever it is,
+	// the run follows no redirect and caps response headers at 64 KiB.
 	Client *http.Client
 }
 
@@ -53,6 +53,9 @@ type Options struct {
 	MinCoverage float64
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
+
+	// wait sleeps between retries; nil means a real sleep. Tests make it instant.
+	wait func(context.Context, time.Duration) error
 }
 
 // DefaultTimeout bounds each request when Options.Timeout is zero.
@@ -65,11 +68,18 @@ var ErrKeyRefused = errors.New("the target refused the API key")
 // ErrUnreachable is wrapped by Run's error when the target cannot be reached at all.
 var ErrUnreachable = errors.New("target unreachable")
 
+// ErrCancelled is Run's error when its context ends first (Ctrl-C, a CI job's SIGTERM):
+// a partial run says nothing about the target.
+var ErrCancelled = errors.New("run cancelled")
+
 // Run runs the selected rules against target and returns the report. The error is for a
 // run that could not be made (bad options, unreachable target); a non-conforming target is
 // a report whose Verdict says so.
 func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	r, err := newRunner(ctx, target, opts)
+	if ctx.Err() != nil {
+		return nil, ErrCancelled
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +87,11 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 		if opts.Progress != nil {
 			opts.Progress(i+1, len(r.rules), rule.ID)
 		}
-		r.report.Results = append(r.report.Results, r.run(rule))
+		res := r.run(rule)
+		if ctx.Err() != nil {
+			return nil, ErrCancelled
+		}
+		r.report.Results = append(r.report.Results, res)
 	}
 	return r.finish(), nil
 }
@@ -109,6 +123,9 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	if opts.wait == nil {
+		opts.wait = sleep
+	}
 	f, err := readFacts(opts.Spec)
 	if err != nil {
 		return nil, err
@@ -130,7 +147,7 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	}
 	r := &runner{ctx: ctx, opts: opts, rules: rules, facts: f, sess: sess, start: start,
 		report: &Report{
-			Target:      strings.TrimSuffix(target.BaseURL, "/"),
+			Target:      sess.red.url(sess.base),
 			SpecTitle:   opts.Spec.Info.Title,
 			SpecVersion: opts.Spec.Info.Version,
 			Started:     start.UTC(),
@@ -169,8 +186,8 @@ func newSession(target Target, opts Options) (*session, error) {
 	if client == nil {
 		client, _ = NewClient(ClientOptions{Timeout: opts.Timeout}) // no file to read: no error
 	}
-	return &session{client: client, timeout: opts.Timeout, base: base, baseURL: base.String(),
-		key: target.APIKey, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
+	return &session{client: harden(client), timeout: opts.Timeout, base: base, baseURL: base.String(),
+		key: target.APIKey, red: newRedactor(target.APIKey), wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
 }
 
 // Select returns the rules that match only (all if only is empty) and not skip.
@@ -251,6 +268,10 @@ func (r *runner) run(rule Rule) Result {
 	switch {
 	case panicked != "":
 		res.Status, res.Reason = Error, "the check panicked: "+r.sess.redact(panicked)
+	case rec.noAnswer != "":
+		// Refused, reset or timed out says nothing about conformance; Error still makes
+		// the run not conforming, so a target that never answers does not pass.
+		res.Status, res.Reason = Error, "no answer from the target: "+rec.noAnswer
 	case len(res.Failures) > 0:
 		res.Status, res.Reason = r.failStatus(rule, res)
 	case skipped != "":
@@ -266,7 +287,7 @@ func (r *runner) run(rule Rule) Result {
 			res.Failures[i].Exchange -= len(rec.exchanges) - maxExchanges
 		}
 	}
-	waive(&res, r.opts)
+	waive(&res, r.opts, waiverClock(r.opts, r.start))
 	return res
 }
 
@@ -312,16 +333,16 @@ func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
 		Context:          r.ctx,
 	})
 	key := r.sess.key
-	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", "Bearer "+key) })
+	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", credBearer.value(key)) })
 	return &Check{Clients: Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
-		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key}
+		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key, wait: r.opts.wait}
 }
 
 func (r *runner) finish() *Report {
 	r.report.AnimalsCreated = int(r.sess.created.Load())
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
 	r.report.Coverage = r.sess.coverage.Snapshot()
-	applyGates(r.report, r.opts)
+	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
 	r.report.tally()
 	return r.report
 }

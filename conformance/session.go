@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,7 +29,6 @@ const (
 	maxResponseBytes = 8 << 20  // a longer body fails the rule and is cut
 	maxKeptBody      = 64 << 10 // bodies in reports are cut here
 	maxExchanges     = 20       // per rule, in reports
-	maxRedirects     = 3
 )
 
 // KeyPlaceholder stands for the API key in every report and curl line; the key itself is
@@ -42,19 +42,17 @@ type session struct {
 	base      *url.URL // the target's base URL
 	baseURL   string
 	key       string
+	red       *redactor
 	specBase  string // the spec's base path, "/v1"
 	validator *spec.Validator
 	errSchema *openapi3.SchemaRef
 	created   atomic.Int64
 	coverage  *coverage.Tracker
+	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
+	wait func(context.Context, time.Duration) error
 }
 
-func (s *session) redact(str string) string {
-	if s.key == "" {
-		return str
-	}
-	return strings.ReplaceAll(str, s.key, KeyPlaceholder)
-}
+func (s *session) redact(str string) string { return s.red.text(str) }
 
 // recorder collects one rule's failures and exchanges.
 type recorder struct {
@@ -62,6 +60,9 @@ type recorder struct {
 	redact    func(string) string
 	failures  []Failure
 	exchanges []Exchange
+	// noAnswer is why the latest request got no response (refused, reset, timed out): the
+	// rule is then inconclusive, not failed.
+	noAnswer string
 }
 
 // fail records f against the latest exchange, which is the one an assertion concerns:
@@ -106,6 +107,12 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 	if err != nil {
 		ex.Error = s.redact(err.Error())
 		rec.add(ex)
+		rec.mu.Lock()
+		rec.noAnswer = ex.Error
+		if !errors.Is(err, errRateLimited) {
+			rec.noAnswer = "no answer from the target: " + ex.Error
+		}
+		rec.mu.Unlock()
 		return nil, errors.New(ex.Error)
 	}
 	ex.Response = s.response(resp, body)
@@ -122,9 +129,52 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 	return resp, nil
 }
 
-// send performs req and reads the body up to the cap; the returned response's body is
-// the bytes read, so httpexpect can read it again.
+// errRateLimited is send's error when the target keeps answering 429 or 503: the document
+// shows no rate limits, so this is inconclusive, never a failure.
+var errRateLimited = errors.New("rate limited")
+
+// send performs req, coming back as a 429 or 503 asks (Retry-After in seconds or as an HTTP
+// date, 1 s without one; at most 5 s each and 30 s in all), and reads the body up to the
+// cap; the returned response's body is the bytes read, so httpexpect can read it again.
 func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) {
+	var waited time.Duration
+	for {
+		resp, body, truncated, err := s.sendOnce(req)
+		if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
+			return resp, body, truncated, err
+		}
+		d := retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		if waited+d > retryBudget {
+			return nil, nil, false, fmt.Errorf("%w: %s %s still answered %d after %s of retries", errRateLimited,
+				req.Method, req.URL.Path, resp.StatusCode, waited)
+		}
+		if err := s.wait(req.Context(), d); err != nil {
+			return nil, nil, false, err
+		}
+		waited += d
+		if req.GetBody != nil {
+			b, err := req.GetBody()
+			if err != nil {
+				return nil, nil, false, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = b
+		}
+	}
+}
+
+// retryAfter reads a Retry-After value (RFC 9110 10.2.3), capped at maxRetryAfter.
+func retryAfter(v string, now time.Time) time.Duration {
+	d := defaultRetryIn
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
+		d = time.Duration(n) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = max(t.Sub(now), 0)
+	}
+	return min(d, maxRetryAfter)
+}
+
+func (s *session) sendOnce(req *http.Request) (*http.Response, []byte, bool, error) {
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	resp, err := s.client.Do(req.WithContext(ctx))
@@ -161,6 +211,9 @@ func (s *session) validate(req *http.Request, status int, header http.Header, bo
 	}
 	if status >= 400 {
 		out = append(out, errorStatusField(status, body)...)
+	}
+	if open && status/100 == 3 {
+		return out // a redirect where the document leaves the answer open: the rule judges it
 	}
 	if open && status >= 400 && status < 500 {
 		if route, _, err := s.validator.Route(vreq); err == nil && route.Operation.Responses.Status(status) == nil {
@@ -225,8 +278,8 @@ func (s *session) exchange(req *http.Request, body []byte) Exchange {
 	return Exchange{
 		Request: ExchangeRequest{
 			Method: req.Method,
-			URL:    s.redact(req.URL.String()),
-			Header: s.redactHeader(req.Header),
+			URL:    s.red.url(req.URL),
+			Header: s.red.header(req.Header),
 			Body:   s.redact(string(body)),
 		},
 		Curl: s.curl(req, body),
@@ -234,24 +287,11 @@ func (s *session) exchange(req *http.Request, body []byte) Exchange {
 }
 
 func (s *session) response(resp *http.Response, body []byte) *ExchangeResponse {
-	out := &ExchangeResponse{Status: resp.StatusCode, Header: s.redactHeader(resp.Header)}
+	out := &ExchangeResponse{Status: resp.StatusCode, Header: s.red.header(resp.Header)}
 	if len(body) > maxKeptBody {
 		body, out.Truncated = body[:maxKeptBody], true
 	}
 	out.Body = s.redact(string(body))
-	return out
-}
-
-func (s *session) redactHeader(h http.Header) http.Header {
-	if len(h) == 0 {
-		return nil
-	}
-	out := make(http.Header, len(h))
-	for k, vs := range h {
-		for _, v := range vs {
-			out[k] = append(out[k], s.redact(v))
-		}
-	}
 	return out
 }
 
@@ -269,13 +309,17 @@ func (s *session) curl(req *http.Request, body []byte) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range req.Header[k] {
+			if http.CanonicalHeaderKey(k) == "Authorization" {
+				b.WriteString(" -H " + s.red.authCurl(v))
+				continue
+			}
 			b.WriteString(" -H " + shellQuote(k+": "+s.redact(v)))
 		}
 	}
 	if len(body) > 0 {
 		b.WriteString(" --data-binary " + shellQuote(s.redact(string(body))))
 	}
-	b.WriteString(" " + shellQuote(s.redact(req.URL.String())))
+	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
 	return b.String()
 }
 

@@ -99,13 +99,22 @@ func checkWaivers(all []Rule, ws []Waiver) error {
 	return nil
 }
 
-// waive turns a failure or warning into Waived when a waiver in force names the rule.
-func waive(res *Result, opts Options) {
+// waiverClock is the instant waivers are judged at: the run's clock, but never before the
+// wall clock, so that --now in the past cannot revive an expired waiver.
+func waiverClock(opts Options, wall time.Time) time.Time {
+	if wall.After(opts.Now) {
+		return wall
+	}
+	return opts.Now
+}
+
+// waive turns a failure or warning into Waived when a waiver in force at now names the rule.
+func waive(res *Result, opts Options, now time.Time) {
 	if res.Status != Fail && res.Status != Warn {
 		return
 	}
 	for _, w := range opts.Waivers {
-		if w.Rule == res.ID && !w.Expired(opts.Now) {
+		if w.Rule == res.ID && !w.Expired(now) {
 			res.Status, res.Waiver = Waived, &w
 			return
 		}
@@ -114,10 +123,10 @@ func waive(res *Result, opts Options) {
 
 // applyGates records what fails the run besides its rules: expired waivers and a coverage
 // shortfall.
-func applyGates(rep *Report, opts Options) {
+func applyGates(rep *Report, opts Options, now time.Time) {
 	rep.MinCoverage = opts.MinCoverage
 	for _, w := range opts.Waivers {
-		if w.Expired(opts.Now) {
+		if w.Expired(now) {
 			rep.GateFailures = append(rep.GateFailures, GateFailure{Gate: "waiver/" + w.Rule,
 				Message: fmt.Sprintf("the waiver for %s expired on %s (reason: %s): fix the rule's failure or renew the waiver",
 					w.Rule, w.Expires, w.Reason)})

@@ -45,8 +45,9 @@ func TestParseWaivers(t *testing.T) {
 	}
 }
 
-// beforeSunset is 2026-01-02: a waiver expiring 2026-01-03 holds, one expiring that very
-// day does not.
+// Waivers are judged at the later of the run's clock and the wall clock: a waiver expiring in
+// 2099 holds, one expiring on the run's day does not, and neither does one that expired
+// since (--now in the past does not revive it).
 func TestWaivers(t *testing.T) {
 	target := serve(t, openDoor(newReference(t, beforeSunset, reference.Config{})))
 	plain := run(t, target, conformance.Options{Only: []string{"auth"}})
@@ -55,7 +56,7 @@ func TestWaivers(t *testing.T) {
 	var waivers []conformance.Waiver
 	for _, res := range plain.Results {
 		if res.Status == conformance.Fail {
-			waivers = append(waivers, conformance.Waiver{Rule: res.ID, Reason: "known: PLAT-7", Expires: "2026-01-03"})
+			waivers = append(waivers, conformance.Waiver{Rule: res.ID, Reason: "known: PLAT-7", Expires: "2099-01-03"})
 		}
 	}
 	rep := run(t, target, conformance.Options{Only: []string{"auth"}, Waivers: waivers})
@@ -77,6 +78,13 @@ func TestWaivers(t *testing.T) {
 	require.Len(t, rep.GateFailures, 1)
 	assert.Equal(t, "waiver/"+waivers[0].Rule, rep.GateFailures[0].Gate)
 	assert.Contains(t, rep.GateFailures[0].Message, "expired on 2026-01-02")
+
+	// The run's clock (2026-01-02) is before this expiry, the wall clock after it.
+	revived := []conformance.Waiver{{Rule: waivers[0].Rule, Reason: "known: PLAT-7", Expires: "2026-01-03"}}
+	rep = run(t, target, conformance.Options{Only: []string{"auth"}, Waivers: revived})
+	res, _ = rep.Result(waivers[0].Rule)
+	assert.Equal(t, conformance.Fail, res.Status, "--now in the past revived an expired waiver")
+	require.Len(t, rep.GateFailures, 1)
 
 	// An expired waiver fails the run even when its rule passes.
 	good := serve(t, newReference(t, beforeSunset, reference.Config{}))

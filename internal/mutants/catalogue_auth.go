@@ -49,6 +49,24 @@ func authMutants(*facts) []Mutant {
 				authorize),
 		},
 		{
+			Name:  "auth-key-prefix",
+			Fault: "The key is compared by prefix (strings.HasPrefix), so any token that starts with the key is accepted.",
+			Catch: []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
+			Wrap: request(func(r *http.Request) bool {
+				s, token := scheme(r)
+				return strings.EqualFold(s, "Bearer") && strings.HasPrefix(token, Key)
+			}, authorize),
+		},
+		{
+			Name:  "auth-key-case-insensitive",
+			Fault: "The key is compared case-insensitively (strings.EqualFold), so the key with its case flipped is accepted.",
+			Catch: []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
+			Wrap: request(func(r *http.Request) bool {
+				s, token := scheme(r)
+				return strings.EqualFold(s, "Bearer") && strings.EqualFold(token, Key)
+			}, authorize),
+		},
+		{
 			Name:  "auth-empty-token-accepted",
 			Fault: `An empty bearer token matches the empty key that a trailing comma in the key list ("k1,") configured.`,
 			Catch: []string{"auth/listPets-empty-token", "auth/createPet-empty-token", "auth/getPet-empty-token"},

@@ -73,6 +73,26 @@ func createMutants(f *facts) []Mutant {
 			}),
 		},
 		{
+			Name:  "create-status-forced-first",
+			Fault: "The stored status is always " + f.statuses[0] + ", whatever status was sent (a default applied after decoding).",
+			Catch: []string{"createPet/valid", "getPet/created-returned"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if _, ok := m["status"]; ok {
+					m["status"] = f.statuses[0]
+				}
+			}),
+		},
+		{
+			Name:  "create-category-forced-1",
+			Fault: "Every animal is stored in category 1 (a hard-coded default category), whatever categoryId was sent.",
+			Catch: []string{"createPet/valid", "getPet/created-returned"},
+			Wrap: bodyObject(isCreate, func(m map[string]any) {
+				if _, ok := m["categoryId"]; ok {
+					m["categoryId"] = 1
+				}
+			}),
+		},
+		{
 			Name:  "create-missing-category-zero",
 			Fault: "A missing categoryId becomes 0, the decoder's zero value, instead of a 400.",
 			Catch: []string{"createPet/missing-categoryId"},

@@ -126,10 +126,12 @@ func listMutants(f *facts) []Mutant {
 			Wrap:  query(isList, func(q url.Values) { q.Del("limit") }),
 		},
 		{
-			Name:   "list-limit-capped-50",
-			Fault:  "limit values above 50 are silently lowered to 50, so limit=" + max + " never returns more than 50 animals.",
-			Catch:  []string{"listPets/limit-max"},
-			Config: seed(f, 120),
+			Name: "list-limit-capped-50",
+			Fault: "limit values above 50 are silently lowered to 50, so limit=" + max + " never returns more than 50 animals " +
+				"(caught in strict mode: limit is a maximum, so the full page is a Should rule).",
+			Catch:   []string{"listPets/limit-max-full"},
+			Options: strict,
+			Config:  seed(f, 120),
 			Wrap: query(isList, func(q url.Values) {
 				if n, err := strconv.Atoi(q.Get("limit")); err == nil && n > 50 && n <= int(f.limit.Max) {
 					q.Set("limit", "50")
@@ -215,6 +217,38 @@ func listMutants(f *facts) []Mutant {
 					}
 					list[len(list)-1] = other
 					return list
+				})
+			}),
+		},
+		{
+			Name:   "list-status-no-default",
+			Fault:  "A status-filtered listing without limit skips the default and returns every matching animal.",
+			Catch:  []string{"listPets/status-default-limit"},
+			Config: seed(f, 90),
+			Wrap: respondNext(isList, func(next http.Handler, r *http.Request, rp *reply) {
+				q := r.URL.Query()
+				if q.Get("status") == "" || q.Has("limit") || rp.status != http.StatusOK {
+					return
+				}
+				var out []any
+				for _, p := range listAll(f, next, r) {
+					if p.(map[string]any)["status"] == q.Get("status") {
+						out = append(out, p)
+					}
+				}
+				rp.setJSON(http.StatusOK, out)
+			}),
+		},
+		{
+			Name:  "list-repeats-last",
+			Fault: "A listing of two or more animals repeats its first animal in place of the last (a join that duplicates a row).",
+			Catch: append([]string{"listPets/bare-array", "listPets/limit-max"}, statusRules...),
+			Wrap: onSuccess(isList, func(rp *reply) {
+				rp.editJSON(func(v any) any {
+					if list, ok := v.([]any); ok && len(list) > 1 {
+						list[len(list)-1] = list[0]
+					}
+					return v
 				})
 			}),
 		},

@@ -42,6 +42,9 @@ type Mutant struct {
 	Config func(*reference.Config)
 	// Options adjusts the harness run (a short timeout, strict mode, a later clock).
 	Options func(*conformance.Options)
+	// Inconclusive marks a transport fault (a hang, a reset): the rule that meets it reports
+	// Error, which fails the run, so an Error of a Catch rule counts as caught.
+	Inconclusive bool
 	// Gap, when set, says that no rule catches this mutant yet and which rule would: the
 	// mutant stays in the catalogue (a surviving mutant is information), the tests expect
 	// it to survive, and the table counts it as missed. Remove it once the rule is there.
@@ -99,7 +102,7 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	o := Outcome{Mutant: m, Report: rep}
 	for _, res := range rep.Results {
 		switch {
-		case res.Status == conformance.Fail && slices.Contains(m.Catch, res.ID):
+		case (res.Status == conformance.Fail || m.Inconclusive && res.Status == conformance.Error) && slices.Contains(m.Catch, res.ID):
 			o.Caught = append(o.Caught, res.ID)
 		case res.Status == conformance.Fail || res.Status == conformance.Error:
 			o.Also = append(o.Also, res.ID)

@@ -1,0 +1,168 @@
+package conformance_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// keyMaterial is every form of testKey a report must not hold.
+func keyMaterial() []string {
+	var out []string
+	for _, s := range []string{testKey, testKey + ":"} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding} {
+			out = append(out, enc.EncodeToString([]byte(s)))
+		}
+	}
+	return append(out, testKey, strings.ToUpper(testKey), strings.TrimSuffix(testKey, "c"))
+}
+
+// assertNoKey writes rep in every format and looks for any form of the key.
+func assertNoKey(t *testing.T, rep *conformance.Report) {
+	t.Helper()
+	for name, write := range conformance.Formats {
+		var out bytes.Buffer
+		require.NoError(t, write(&out, rep), name)
+		for _, m := range keyMaterial() {
+			assert.NotContains(t, out.String(), m, "%s report", name)
+		}
+	}
+}
+
+// acceptBasicEchoing lets in HTTP Basic credentials with the key as user name (so the auth
+// basic rules fail and keep their exchanges) and echoes every Authorization value it gets
+// in a response header and in the body of errors.
+func acceptBasicEchoing(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen := r.Header.Get("Authorization")
+		w.Header().Set("X-Seen-Authorization", seen)
+		if user, _, ok := r.BasicAuth(); ok {
+			r.Header.Set("Authorization", "Bearer "+user)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		body := rec.Body.Bytes()
+		if rec.Code >= 400 {
+			body = bytes.Replace(body, []byte(`"message":"`), []byte(`"message":"you sent `+seen+` `), 1)
+			w.Header().Del("Content-Length")
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+// Reports hold no form of the key: not the base64 of HTTP Basic, not near-key variants, not
+// what a target echoes, in no format.
+func TestReportsHoldNoKeyMaterial(t *testing.T) {
+	rep := run(t, serve(t, acceptBasicEchoing(newReference(t, beforeSunset, reference.Config{}))),
+		conformance.Options{Only: []string{"auth"}})
+	res, ok := rep.Result("auth/listPets-basic")
+	require.True(t, ok)
+	require.Equal(t, conformance.Fail, res.Status)
+	require.NotEmpty(t, res.Exchanges)
+	ex := res.Exchanges[0]
+	assert.Equal(t, []string{"Basic <base64 of $PETSTORE_API_KEY:>"}, ex.Request.Header["Authorization"])
+	assert.Contains(t, ex.Curl, `-H "Authorization: Basic $(printf '%s:' "$PETSTORE_API_KEY" | base64)"`)
+	assertNoKey(t, rep)
+}
+
+// A key too short to replace inside texts leaves bodies alone; headers are replaced whole.
+func TestShortKeyDoesNotGarbleReports(t *testing.T) {
+	cfg := reference.Config{APIKeys: []string{"1"}}
+	h, err := reference.NewServer(cfg)
+	require.NoError(t, err)
+	target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/pets/abc") {
+			w.WriteHeader(http.StatusInternalServerError) // a failure, so the exchange is kept
+			_, _ = w.Write([]byte(`{"code":"x1","message":"10 11","status":500}`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	target.APIKey = "1"
+	rep := run(t, target, conformance.Options{Only: []string{"getPet/non-integer-id"}})
+	res, _ := rep.Result("getPet/non-integer-id")
+	require.NotEmpty(t, res.Exchanges)
+	assert.Contains(t, res.Exchanges[0].Response.Body, `"message":"10 11"`)
+	assert.Equal(t, []string{"Bearer $PETSTORE_API_KEY"}, res.Exchanges[0].Request.Header["Authorization"])
+}
+
+// The harness follows no redirect: the key never reaches another port, the 3xx is the answer.
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	var reached atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		_, _ = w.Write([]byte("secret page of " + r.Header.Get("Authorization")))
+	}))
+	defer elsewhere.Close()
+	ref := newReference(t, beforeSunset, reference.Config{})
+	target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/pets/abc") {
+			http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	rep := run(t, target, conformance.Options{Only: []string{"getPet/non-integer-id"}})
+	res, _ := rep.Result("getPet/non-integer-id")
+	assert.Equal(t, conformance.Fail, res.Status)
+	require.NotEmpty(t, res.Exchanges)
+	assert.Equal(t, http.StatusTemporaryRedirect, res.Exchanges[0].Response.Status)
+	assert.Zero(t, reached.Load(), "the redirect was followed")
+}
+
+// Response headers are capped: a huge one is a transport error (an Error result), a long
+// one is cut in the report.
+func TestResponseHeadersAreCapped(t *testing.T) {
+	for _, tt := range []struct {
+		size   int
+		status conformance.Status
+	}{{100 << 10, conformance.Error}, {8 << 10, conformance.Fail}} {
+		ref := newReference(t, beforeSunset, reference.Config{})
+		target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/pets/abc") {
+				w.Header().Set("X-Big", strings.Repeat("b", tt.size))
+				w.WriteHeader(http.StatusInternalServerError)
+				return
+			}
+			ref.ServeHTTP(w, r)
+		}))
+		rep := run(t, target, conformance.Options{Only: []string{"getPet/non-integer-id"}})
+		res, _ := rep.Result("getPet/non-integer-id")
+		assert.Equal(t, tt.status, res.Status, "header of %d bytes", tt.size)
+		require.NotEmpty(t, res.Exchanges)
+		if resp := res.Exchanges[0].Response; resp != nil {
+			assert.Less(t, len(resp.Header.Get("X-Big")), 2<<10)
+		} else {
+			assert.Contains(t, res.Exchanges[0].Error, "header")
+		}
+	}
+}
+
+// A password in the base URL shows in no report.
+func TestBaseURLPasswordIsRedacted(t *testing.T) {
+	target := serve(t, newReference(t, beforeSunset, reference.Config{}))
+	u, err := url.Parse(target.BaseURL)
+	require.NoError(t, err)
+	u.User = url.UserPassword("me", "hunter2-secret")
+	target.BaseURL = u.String()
+	rep := run(t, target, conformance.Options{Only: []string{"getPet/non-integer-id"}})
+	assert.NotContains(t, rep.Target, "hunter2-secret")
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteText(&out, rep))
+	assert.NotContains(t, out.String(), "hunter2-secret")
+}
