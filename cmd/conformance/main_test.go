@@ -371,3 +371,11 @@ func readYAML(t *testing.T, path string, v any) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	require.NoError(t, dec.Decode(v), path)
 }
+
+// A run where every selected rule was skipped judged nothing: exit 2, not "conforming".
+func TestAllSkippedIsNoVerdict(t *testing.T) {
+	code, _, errOut := runMain(t, nil, "run", "--only", "getPet/gone-after-sunset", "--now", "2026-01-02")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no rule could be judged: all 1 selected rules were skipped")
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line")
+}

@@ -112,6 +112,9 @@ func runCommand(ctx context.Context, e env, args []string) error {
 			return cli.Usagef("conformance run: --report %s=%s: %v", r.format, r.file, err)
 		}
 	}
+	if c := rep.Counts; c.Pass+c.Fail+c.Warn+c.Error+c.Waived == 0 {
+		return cli.Usagef("conformance: no rule could be judged: all %d selected rules were skipped (%s)", c.Total, rep.Results[0].Reason)
+	}
 	if len(rep.GateFailures) > 0 {
 		lines := make([]string, len(rep.GateFailures))
 		for i, g := range rep.GateFailures {

@@ -1,0 +1,187 @@
+package conformance_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// Servers the interface document allows: every run against them conforms.
+
+const snowflake = int64(1) << 60
+
+var idField = regexp.MustCompile(`"id":(\d+)`)
+
+// bigIDs shifts every id by 2^60 both ways, as a service with snowflake ids looks.
+func bigIDs(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if i := strings.LastIndex(r.URL.Path, "/"); i >= 0 {
+			if n, err := strconv.ParseInt(r.URL.Path[i+1:], 10, 64); err == nil && n >= snowflake {
+				r.URL.Path = r.URL.Path[:i+1] + strconv.FormatInt(n-snowflake, 10)
+				r.URL.RawPath = ""
+			}
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		body := idField.ReplaceAllFunc(rec.Body.Bytes(), func(m []byte) []byte {
+			n, _ := strconv.ParseInt(string(idField.FindSubmatch(m)[1]), 10, 64)
+			return []byte(`"id":` + strconv.FormatInt(n+snowflake, 10))
+		})
+		w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		for _, k := range []string{"Deprecation", "Sunset", "Www-Authenticate"} {
+			if v := rec.Header().Get(k); v != "" {
+				w.Header().Set(k, v)
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	})
+}
+
+// rateLimited answers every other request 429 with a Retry-After, as a gateway would.
+func rateLimited(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	n := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		limited := n%2 == 0
+		mu.Unlock()
+		if limited {
+			w.Header().Set("Retry-After", "3")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"code":"rate_limited","message":"slow down","status":429}`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// lagging hides from listings (and from GET by id) the animals created in the last lag
+// requests, as a store whose index refreshes now and then.
+func lagging(lag int) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		var mu sync.Mutex
+		requests, lastCreate := 0, -lag
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			requests++
+			hide := requests-lastCreate <= lag
+			mu.Unlock()
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			if r.Method == http.MethodPost && rec.Code == http.StatusCreated {
+				mu.Lock()
+				lastCreate = requests
+				mu.Unlock()
+			}
+			body := rec.Body.Bytes()
+			if hide && r.Method == http.MethodGet && rec.Code == http.StatusOK && strings.HasSuffix(r.URL.Path, "/pets") {
+				body = []byte("[]")
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(body)
+		})
+	}
+}
+
+func TestAllowedServersConform(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+	}{
+		{"ids above 2^53", bigIDs},
+		{"429 with Retry-After", rateLimited},
+		{"listings lag behind writes", lagging(6)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := conformance.Options{Strict: true}
+			var waited time.Duration
+			conformance.NoWait(&opts, &waited)
+			rep := run(t, serve(t, tt.wrap(newReference(t, beforeSunset, reference.Config{}))), opts)
+			assert.Empty(t, notPassed(rep))
+			assert.Equal(t, conformance.Conforming, rep.Verdict)
+		})
+	}
+}
+
+// A limit that persists is inconclusive (Error), never a failure; the run does not sleep.
+func TestPersistentRateLimitIsAnError(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{})
+	target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/pets/abc") {
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	opts := conformance.Options{Only: []string{"getPet/non-integer-id"}}
+	var waited time.Duration
+	conformance.NoWait(&opts, &waited)
+	rep := run(t, target, opts)
+	res, _ := rep.Result("getPet/non-integer-id")
+	assert.Equal(t, conformance.Error, res.Status)
+	assert.Contains(t, res.Reason, "rate limited")
+	assert.LessOrEqual(t, waited, 30*time.Second, "each wait capped at 5 s, 30 s in all")
+}
+
+// A store that never shows what it stored makes the rules that need animals Error.
+func TestInvisibleAnimalsAreAnError(t *testing.T) {
+	opts := conformance.Options{Only: []string{"listPets/default-limit"}}
+	conformance.NoWait(&opts, nil)
+	rep := run(t, serve(t, lagging(1000)(newReference(t, beforeSunset, reference.Config{}))), opts)
+	res, _ := rep.Result("listPets/default-limit")
+	assert.Equal(t, conformance.Error, res.Status)
+	assert.Contains(t, res.Reason, "not visible in the listing after 10s")
+}
+
+// A cancelled run (Ctrl-C, SIGTERM) is no verdict: Run says so.
+func TestCancelledRunIsAnError(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := conformance.Options{Now: beforeSunset, Progress: func(n, _ int, _ string) {
+		if n == 3 {
+			cancel()
+		}
+	}}
+	_, err := conformance.Run(ctx, serve(t, newReference(t, beforeSunset, reference.Config{})), opts)
+	require.ErrorIs(t, err, conformance.ErrCancelled)
+	assert.Equal(t, "run cancelled", err.Error())
+}
+
+// A create refused in preparation (a store with unique names, a name limit...) makes the
+// rules that needed animals Error with the reason.
+func TestRefusedFixtureCreateIsAnError(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{})
+	target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusConflict)
+			_, _ = w.Write([]byte(`{"code":"conflict","message":"name taken","status":409}`))
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	rep := run(t, target, conformance.Options{Only: []string{"listPets/default-limit"}})
+	res, _ := rep.Result("listPets/default-limit")
+	assert.Equal(t, conformance.Error, res.Status)
+	assert.Contains(t, res.Reason, "want 201, got 409")
+}
