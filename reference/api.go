@@ -16,7 +16,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/gorilla/handlers"
 
 	"github.com/petstore/petstore/spec"
@@ -38,27 +37,29 @@ type api struct {
 	validate bool
 	lenient  bool
 	maxBody  int64
-	// deprecated holds, per deprecated operation, the Deprecation and Sunset headers every
-	// answer of it carries (errors included) until it is gone.
-	deprecated map[string]deprecation
-	now        func() time.Time
+	facts    map[string]opFacts // by operationId, read from the spec once
+	now      func() time.Time
 }
 
-type deprecation struct {
-	op     spec.Operation
-	header map[string]string
+// opFacts is what every request of an operation needs from the spec, worked out at start.
+type opFacts struct {
+	op spec.Operation // Secured says whether the request needs a valid key
+	// deprecation holds the Deprecation and Sunset headers every answer of a deprecated
+	// operation carries (errors included) until it is gone.
+	deprecation map[string]string
 }
 
-// deprecations reads the Deprecation (RFC 9745) and Sunset (RFC 8594) values of every
-// deprecated operation from the spec.
-func deprecations(doc *openapi3.T) (map[string]deprecation, error) {
+// operationFacts reads each operation's security and, for a deprecated one, its Deprecation
+// (RFC 9745) and Sunset (RFC 8594) values from the spec.
+func operationFacts(doc *openapi3.T) (map[string]opFacts, error) {
 	ops, err := spec.Operations(doc)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]deprecation{}
+	out := map[string]opFacts{}
 	for _, op := range ops {
 		if !op.Deprecated {
+			out[op.ID] = opFacts{op: op}
 			continue
 		}
 		h := map[string]string{}
@@ -68,7 +69,7 @@ func deprecations(doc *openapi3.T) (map[string]deprecation, error) {
 		if !op.Sunset.IsZero() {
 			h["Sunset"] = op.Sunset.UTC().Format(http.TimeFormat)
 		}
-		out[op.ID] = deprecation{op: op, header: h}
+		out[op.ID] = opFacts{op: op, deprecation: h}
 	}
 	return out, nil
 }
@@ -79,32 +80,30 @@ func deprecations(doc *openapi3.T) (map[string]deprecation, error) {
 func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, keys *keySet,
 	ew *errorWriter, logger *log.Logger, cfg Config, prevalidated bool) (*api, error) {
 	// The spec's servers are absolute URLs on other hosts; route on the base path alone.
-	rdoc := *doc
-	rdoc.Servers = openapi3.Servers{{URL: base + "/"}}
-	router, err := gorillamux.NewRouter(&rdoc)
+	router, err := spec.NewRouter(doc)
 	if err != nil {
-		return nil, fmt.Errorf("reference: router: %w", err)
+		return nil, fmt.Errorf("reference: %w", err)
 	}
 	plans, err := newPlans(doc, prevalidated)
 	if err != nil {
 		return nil, err
 	}
-	deprecated, err := deprecations(doc)
+	facts, err := operationFacts(doc)
 	if err != nil {
 		return nil, err
 	}
 	a := &api{
-		deprecated: deprecated,
-		now:        cfg.Now,
-		plans:      plans,
-		router:     router,
-		ops:        map[string]http.Handler{},
-		ew:         ew,
-		log:        logger,
-		keys:       keys,
-		validate:   !cfg.NoValidation,
-		lenient:    cfg.Lenient,
-		maxBody:    cfg.MaxBodyBytes,
+		facts:    facts,
+		now:      cfg.Now,
+		plans:    plans,
+		router:   router,
+		ops:      map[string]http.Handler{},
+		ew:       ew,
+		log:      logger,
+		keys:     keys,
+		validate: !cfg.NoValidation,
+		lenient:  cfg.Lenient,
+		maxBody:  cfg.MaxBodyBytes,
 		opts: &openapi3filter.Options{
 			AuthenticationFunc:    keys.authenticate,
 			IncludeResponseStatus: true,
@@ -154,15 +153,16 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := route.Operation.OperationID
-	h, p := a.ops[id], a.plans[id]
-	if d, ok := a.deprecated[id]; ok && !d.op.Gone(a.now()) {
-		for k, v := range d.header {
+	h, p, f := a.ops[id], a.plans[id], a.facts[id]
+	if len(f.deprecation) > 0 && !f.op.Gone(a.now()) {
+		for k, v := range f.deprecation {
 			w.Header().Set(k, v)
 		}
 	}
 	// The key first: a client without one learns nothing else, not even a size limit
-	// (section 5.3: a missing or invalid key is answered 401).
-	if secured(route) && !a.keys.check(r) {
+	// (section 5.3: a missing or invalid key is answered 401). Checked once per request.
+	authorized := f.op.Secured && a.keys.check(r)
+	if f.op.Secured && !authorized {
 		a.ew.writeError(w, r, errUnauthorized)
 		return
 	}
@@ -178,7 +178,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The precomputed checks (fastpath.go) only ever say "certainly valid"; anything else
 	// is validated by kin-openapi, whose answer is the one the client gets.
-	if a.validate && !p.requestValid(r, params, a.keys) {
+	if a.validate && !p.requestValid(r, params, authorized) {
 		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			a.ew.writeError(w, r, err)
@@ -211,19 +211,6 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	rec.flush(w)
-}
-
-func secured(route *routers.Route) bool {
-	security := route.Spec.Security
-	if route.Operation.Security != nil {
-		security = *route.Operation.Security
-	}
-	for _, req := range security {
-		if len(req) == 0 {
-			return false // an empty requirement means anonymous access is allowed
-		}
-	}
-	return len(security) > 0
 }
 
 // allowed lists the methods the spec declares for the request's path, for the Allow header.

@@ -65,13 +65,9 @@ func NewValidator(doc *openapi3.T) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The router matches on a copy whose only server is the relative base path; the caller's
-	// document is not modified.
-	routed := *doc
-	routed.Servers = openapi3.Servers{{URL: base}}
-	router, err := gorillamux.NewRouter(&routed)
+	router, err := NewRouter(doc)
 	if err != nil {
-		return nil, fmt.Errorf("spec: router: %w", err)
+		return nil, err
 	}
 	return &Validator{
 		doc:    doc,
@@ -83,6 +79,23 @@ func NewValidator(doc *openapi3.T) (*Validator, error) {
 			AuthenticationFunc:    bearerPresent,
 		},
 	}, nil
+}
+
+// NewRouter returns a router that finds the operation of a request by its URL path, which must
+// start with the description's base path ("/v1"); host and scheme are ignored. It routes on a
+// copy whose only server is the relative base path: doc is not modified.
+func NewRouter(doc *openapi3.T) (routers.Router, error) {
+	base, err := BasePath(doc)
+	if err != nil {
+		return nil, err
+	}
+	routed := *doc
+	routed.Servers = openapi3.Servers{{URL: base}}
+	router, err := gorillamux.NewRouter(&routed)
+	if err != nil {
+		return nil, fmt.Errorf("spec: router: %w", err)
+	}
+	return router, nil
 }
 
 // bearerPresent accepts any request that carries a non-empty bearer token: whether the key
