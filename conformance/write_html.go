@@ -74,20 +74,13 @@ var barOrder = []Status{Pass, Fail, Warn, Waived, Skip, Error}
 
 func newHTMLView(r *Report) htmlView {
 	v := htmlView{Report: r}
-	index := map[string]int{}
-	for _, res := range r.Results {
-		g := group(res.Section)
-		i, ok := index[g]
-		if !ok {
-			i = len(v.Sections)
-			index[g] = i
-			v.Sections = append(v.Sections, htmlSection{Key: g, Title: sectionTitles[g]})
+	for _, g := range bySection(r.Results) {
+		s := htmlSection{Key: g.Key, Title: g.Title, Results: g.Results}
+		for _, res := range g.Results {
+			s.Counts.add(res.Status)
 		}
-		s := &v.Sections[i]
-		s.Results = append(s.Results, res)
-		s.Counts.add(res.Status)
+		v.Sections = append(v.Sections, s)
 	}
-	sort.SliceStable(v.Sections, func(i, j int) bool { return sectionLess(v.Sections[i].Key, v.Sections[j].Key) })
 	for _, st := range barOrder {
 		if n := r.Counts.of(st); n > 0 {
 			v.Bar = append(v.Bar, htmlSegment{Status: st, Count: n, Percent: float64(n) * 100 / float64(r.Counts.Total)})

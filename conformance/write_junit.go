@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -67,45 +66,18 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		Tests: r.Counts.Total, Failures: r.Counts.Fail, Errors: r.Counts.Error, Skipped: r.Counts.Skip + r.Counts.Waived,
 		Time: fmt.Sprintf("%.3f", r.DurationMS/1000),
 	}
-	index := map[string]int{}
-	for _, res := range r.Results {
-		g := group(res.Section)
-		i, ok := index[g]
-		if !ok {
-			i = len(root.Suites)
-			index[g] = i
-			root.Suites = append(root.Suites, junitSuite{
-				Name:      strings.TrimSpace(g + " " + sectionTitles[g]),
-				Timestamp: r.Started.Format("2006-01-02T15:04:05"),
-				Props: []junitProperty{{"target", r.Target}, {"specVersion", r.SpecVersion},
-					{"clock", r.Clock.Format("2006-01-02T15:04:05Z")}},
-			})
+	for _, g := range bySection(r.Results) {
+		s := junitSuite{
+			Name:      strings.TrimSpace(g.Key + " " + g.Title),
+			Timestamp: r.Started.Format("2006-01-02T15:04:05"),
+			Props: []junitProperty{{"target", r.Target}, {"specVersion", r.SpecVersion},
+				{"clock", r.Clock.Format("2006-01-02T15:04:05Z")}},
 		}
-		s := &root.Suites[i]
-		s.Tests++
-		tc := junitCase{Name: res.ID, Classname: "conformance." + g}
-		var details strings.Builder
-		writeDetails(&details, res)
-		msg := &junitMessage{Message: res.Reason, Type: res.Severity.String(), Text: details.String()}
-		switch res.Status {
-		case Fail:
-			s.Failures++
-			tc.Failure = msg
-		case Error:
-			s.Errors++
-			tc.Error = msg
-		case Skip:
-			s.Skipped++
-			tc.Skipped = &junitMessage{Message: res.Reason}
-		case Warn:
-			tc.SystemOut = "warning: " + res.Reason + "\n" + details.String()
-		case Waived:
-			// JUnit has no "waived": a skip shows it without failing the build.
-			s.Skipped++
-			tc.Skipped = &junitMessage{Message: fmt.Sprintf("waived until %s: %s", res.Waiver.Expires, res.Waiver.Reason)}
-			tc.SystemOut = details.String()
+		for _, res := range g.Results {
+			s.Tests++
+			s.Cases = append(s.Cases, junitTestCase(&s, g.Key, res))
 		}
-		s.Cases = append(s.Cases, tc)
+		root.Suites = append(root.Suites, s)
 	}
 	var gates junitSuite
 	if len(r.GateFailures) > 0 {
@@ -119,9 +91,6 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		root.Tests += gates.Tests
 		root.Failures += gates.Failures
 	}
-	sort.SliceStable(root.Suites, func(i, j int) bool {
-		return sectionLess(strings.Fields(root.Suites[i].Name)[0], strings.Fields(root.Suites[j].Name)[0])
-	})
 	if gates.Tests > 0 {
 		root.Suites = append(root.Suites, gates) // after the sections: the run's own checks
 	}
@@ -135,4 +104,31 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// junitTestCase is one rule's testcase; it counts the outcome into its suite s.
+func junitTestCase(s *junitSuite, key string, res Result) junitCase {
+	tc := junitCase{Name: res.ID, Classname: "conformance." + key}
+	var details strings.Builder
+	writeDetails(&details, res)
+	msg := &junitMessage{Message: res.Reason, Type: res.Severity.String(), Text: details.String()}
+	switch res.Status {
+	case Fail:
+		s.Failures++
+		tc.Failure = msg
+	case Error:
+		s.Errors++
+		tc.Error = msg
+	case Skip:
+		s.Skipped++
+		tc.Skipped = &junitMessage{Message: res.Reason}
+	case Warn:
+		tc.SystemOut = "warning: " + res.Reason + "\n" + details.String()
+	case Waived:
+		// JUnit has no "waived": a skip shows it without failing the build.
+		s.Skipped++
+		tc.Skipped = &junitMessage{Message: fmt.Sprintf("waived until %s: %s", res.Waiver.Expires, res.Waiver.Reason)}
+		tc.SystemOut = details.String()
+	}
+	return tc
 }

@@ -56,6 +56,31 @@ func group(section string) string {
 	return first[0]
 }
 
+// sectionGroup is the results under one heading of the interface document, in report order.
+type sectionGroup struct {
+	Key, Title string
+	Results    []Result
+}
+
+// bySection groups results under their headings, the headings in the document's order. Every
+// writer lays its report out this way.
+func bySection(results []Result) []sectionGroup {
+	var groups []sectionGroup
+	index := map[string]int{}
+	for _, res := range results {
+		g := group(res.Section)
+		i, ok := index[g]
+		if !ok {
+			i = len(groups)
+			index[g] = i
+			groups = append(groups, sectionGroup{Key: g, Title: sectionTitles[g]})
+		}
+		groups[i].Results = append(groups[i].Results, res)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return sectionLess(groups[i].Key, groups[j].Key) })
+	return groups
+}
+
 func sectionLess(a, b string) bool {
 	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(pa) && i < len(pb); i++ {
@@ -84,22 +109,14 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	fmt.Fprintf(bw, "%s %s conformance of %s\n", r.SpecTitle, r.SpecVersion, r.Target)
 	fmt.Fprintf(bw, "started %s, clock %s, strict %t, read-only %t\n",
 		r.Started.Format("2006-01-02T15:04:05Z"), r.Clock.Format("2006-01-02T15:04:05Z"), r.Strict, r.ReadOnly)
-	groups := map[string][]Result{}
-	var keys []string
 	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
-		g := group(res.Section)
-		if _, ok := groups[g]; !ok {
-			keys = append(keys, g)
-		}
-		groups[g] = append(groups[g], res)
 		width = max(width, len(res.ID))
 		statusWidth = max(statusWidth, len(res.Status))
 	}
-	sort.SliceStable(keys, func(i, j int) bool { return sectionLess(keys[i], keys[j]) })
-	for _, g := range keys {
-		fmt.Fprintf(bw, "\n%s %s\n", g, sectionTitles[g])
-		for _, res := range groups[g] {
+	for _, g := range bySection(r.Results) {
+		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
+		for _, res := range g.Results {
 			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
 				res.Severity, width, res.ID, res.Title)
 			writeDetails(bw, res)
