@@ -202,13 +202,6 @@ func (s *store) appendList(dst []byte, limit int, status string) []byte {
 	return append(dst, ']')
 }
 
-// len returns the number of animals.
-func (s *store) len() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.c.pets.n
-}
-
 // reset replaces the content with seed, whose entries must be valid, in one step: a
 // concurrent reader sees the old content or the new one, never a mix. An entry that check
 // refuses fails the reset, which then changes nothing.
