@@ -39,6 +39,7 @@ type api struct {
 	maxBody  int64
 	facts    map[string]opFacts // by operationId, read from the spec once
 	now      func() time.Time
+	chosen   *scenarios // Prefer honoured (Config.Double.Scenarios); nil: ignored
 }
 
 // opFacts is what every request of an operation needs from the spec, worked out at start.
@@ -113,6 +114,9 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 		},
 	}
 	// The default message appends the whole schema and value; one line is enough for a client.
+	if cfg.Double.Scenarios {
+		a.chosen = &scenarios{sleep: cfg.Double.Sleep, ew: ew}
+	}
 	a.opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
 		if ptr := err.JSONPointer(); len(ptr) > 0 {
 			return fmt.Sprintf("at %q: %s", "/"+strings.Join(ptr, "/"), err.Reason)
@@ -181,6 +185,12 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.validate && !p.requestValid(r, params, authorized) {
 		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			a.ew.writeError(w, r, err)
+			return
+		}
+	}
+	if a.chosen != nil {
+		if h, err = a.chosen.apply(w, r, f.op, h); err != nil {
 			a.ew.writeError(w, r, err)
 			return
 		}

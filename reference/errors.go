@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -22,7 +25,43 @@ const (
 	CodePayloadTooLarge      = "payload_too_large"
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
+	CodeRateLimited          = "rate_limited" // Config.Double.RateLimit
+	CodeUnavailable          = "unavailable"  // Config.Double.FailRate
 )
+
+// codeFor returns the Error code of a status the server chooses to answer (Prefer: code=NNN).
+func codeFor(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return CodeInvalidRequest
+	case http.StatusUnauthorized:
+		return CodeUnauthorized
+	case http.StatusNotFound:
+		return CodeNotFound
+	case http.StatusMethodNotAllowed:
+		return CodeMethodNotAllowed
+	case http.StatusRequestEntityTooLarge:
+		return CodePayloadTooLarge
+	case http.StatusUnsupportedMediaType:
+		return CodeUnsupportedMediaType
+	case http.StatusTooManyRequests:
+		return CodeRateLimited
+	case http.StatusInsufficientStorage:
+		return CodeStoreFull
+	case http.StatusServiceUnavailable:
+		return CodeUnavailable
+	case http.StatusInternalServerError:
+		return CodeInternal
+	}
+	// Any other status a spec documents: its reason phrase in snake case.
+	words := strings.FieldsFunc(strings.ToLower(http.StatusText(status)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if len(words) == 0 {
+		return "status_" + strconv.Itoa(status)
+	}
+	return strings.Join(words, "_")
+}
 
 // Error is the spec's Error record: every failure the server answers carries one.
 type Error struct {

@@ -82,7 +82,7 @@ func (fs *fuzzServers) allowed(r *http.Request) []int {
 		out = append(out, fs.statuses[route.Operation.OperationID]...)
 	}
 	switch {
-	case r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/openapi.yaml"):
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && (r.URL.Path == "/healthz" || r.URL.Path == "/openapi.yaml"):
 		out = append(out, http.StatusOK)
 	case r.Method == http.MethodPost && r.URL.Path == "/_admin/reset":
 		out = append(out, http.StatusNoContent)

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -134,16 +135,19 @@ func mediaTypeOK(content openapi3.Content, r *http.Request) bool {
 	return ct != "" && content.Get(ct) != nil
 }
 
-// writeJSON answers with v encoded by encoding/json (outside the spec's operations).
+// writeJSON answers with v encoded by encoding/json (outside the spec's operations). "<"
+// and ">" stay as they are, so that the journal's "<redacted>" reads as such.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		w.WriteHeader(http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	_, _ = w.Write(body.Bytes())
 }
 
 // writeStored answers with a body made of stored animals (see bodyKind): the api need not

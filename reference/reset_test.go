@@ -79,3 +79,43 @@ func TestResetUnderLoad(t *testing.T) {
 		assert.Equal(t, seed[i].Status, p.Status)
 	}
 }
+
+// Ids are never reused: after a reset the seed has its ids again, and the next animal
+// created gets an id above every id assigned before the reset.
+func TestResetNeverReusesIDs(t *testing.T) {
+	const admin = "admin-key-for-reset"
+	h := newTestServer(t, Config{AdminKey: admin, Seed: seedOf(2)})
+	create := func() Pet {
+		w := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":"Rex","categoryId":1}`)))
+		require.Equal(t, http.StatusCreated, w.Code, "body: %s", w.Body)
+		var p Pet
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))
+		assert.Equal(t, fmt.Sprintf("/v1/pets/%d", p.ID), w.Header().Get("Location"))
+		return p
+	}
+	reset := func() {
+		r := newRequest(t, "POST", "/_admin/reset", nil)
+		r.Header.Set("Authorization", "Bearer "+admin)
+		require.Equal(t, http.StatusNoContent, serve(h, r).Code)
+	}
+	assert.Equal(t, int64(3), create().ID)
+	assert.Equal(t, int64(4), create().ID)
+	reset()
+	assert.Equal(t, http.StatusNotFound, serve(h, newRequest(t, "GET", "/v1/pets/3", nil)).Code, "gone with the reset")
+	rex := create()
+	assert.Equal(t, int64(5), rex.ID, "above every id assigned before the reset")
+	reset()
+	reset()
+	assert.Equal(t, int64(6), create().ID)
+	got := pets(t, serve(h, newRequest(t, "GET", "/v1/pets", nil)))
+	ids := make([]int64, len(got))
+	for i, p := range got {
+		ids[i] = p.ID
+	}
+	assert.Equal(t, []int64{1, 2, 6}, ids, "the seed keeps its ids; listing in id order")
+	w := serve(h, newRequest(t, "GET", "/v1/pets/6", nil))
+	assert.Equal(t, http.StatusOK, w.Code)
+	for _, id := range []string{"0", "3", "5", "7"} {
+		assert.Equal(t, http.StatusNotFound, serve(h, newRequest(t, "GET", "/v1/pets/"+id, nil)).Code, id)
+	}
+}

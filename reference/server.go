@@ -39,18 +39,30 @@ type server struct {
 
 // NewServer returns the reference server: the spec's operations under its base path
 // (spec.BasePath, "/v1"), each request and response validated against the spec, plus
-// GET /healthz, GET /openapi.yaml and, when cfg.AdminKey is set, POST /_admin/reset.
-func NewServer(cfg Config) (http.Handler, error) { return newServer(cfg, nil) }
+// GET /healthz, GET /openapi.yaml and, when cfg.AdminKey is set, the endpoints under /_admin/.
+func NewServer(cfg Config) (http.Handler, error) {
+	srv, err := newServer(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	return srv.handler, nil // not srv: no extra call on the way of every request
+}
 
-// newServer is NewServer with a hook for tests that replace handlers (a deliberately broken
-// one shows that response validation catches it).
-func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, error) {
+// New is NewServer with the handles a client's tests use (journal, report, clock, reset).
+func New(cfg Config) (*Server, error) { return newServer(cfg, nil) }
+
+// newServer is New with a hook for tests that replace handlers (a deliberately broken one
+// shows that response validation catches it).
+func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error) {
 	doc, raw, err := specOf(cfg)
 	if err != nil {
 		return nil, err
 	}
 	keys, err := newKeySet(cfg.APIKeys)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDouble(&cfg.Double); err != nil {
 		return nil, err
 	}
 	if cfg.MaxBodyBytes <= 0 {
@@ -65,6 +77,12 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	srv := &Server{seed: cfg.Seed}
+	if cfg.AdminKey != "" {
+		// Only then can the clock move; otherwise it costs nothing on the way of a request.
+		srv.clock = &clock{base: cfg.Now}
+		cfg.Now = srv.clock.now
+	}
 	logw := cfg.Log
 	if logw == nil {
 		logw = io.Discard
@@ -76,6 +94,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
+	srv.s = s
 	s.ew = &errorWriter{log: logger}
 	ops, err := s.operations(doc)
 	if err != nil {
@@ -88,45 +107,48 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	if err != nil {
 		return nil, err
 	}
+	var faulty *faults // nil unless asked: the pure reference calls the api directly
+	if d := cfg.Double; d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
+		faulty = &faults{d: d, ew: s.ew, now: cfg.Now, next: a}
+	}
+	if cfg.Double.Journal > 0 {
+		if srv.rec, err = newRecording(doc, s.base, a, keys, cfg); err != nil {
+			return nil, err
+		}
+	}
 
 	// Outside the spec, for the people who run the server. Matched exactly, before the API:
 	// http.ServeMux would answer unclean paths (/v1//pets) with a redirect, not an Error.
 	extras := map[string]extraRoute{
-		"/healthz": {http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+		"/healthz": {http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		}},
-		"/openapi.yaml": {http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+		"/openapi.yaml": {http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/yaml")
 			_, _ = w.Write(raw)
 		}},
 	}
 	if cfg.AdminKey != "" {
-		admin, err := newKeySet([]string{cfg.AdminKey})
-		if err != nil {
-			return nil, fmt.Errorf("reference: admin key: %w", err)
+		if err := srv.adminRoutes(extras, cfg.AdminKey); err != nil {
+			return nil, err
 		}
-		extras["/_admin/reset"] = extraRoute{http.MethodPost, func(w http.ResponseWriter, r *http.Request) {
-			if !admin.check(r) {
-				s.ew.writeError(w, r, errUnauthorized)
-				return
-			}
-			if err := s.store.reset(cfg.Seed); err != nil {
-				s.ew.writeError(w, r, err)
-				return
-			}
-			w.WriteHeader(http.StatusNoContent)
-		}}
 	}
 	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e, ok := extras[r.URL.Path]
 		switch {
-		case !ok:
-			a.ServeHTTP(w, r) // the API, and the 404 Error for every other path
-		case r.Method != e.method:
-			s.ew.writeError(w, r, &methodNotAllowed{allow: e.method})
+		case ok:
+		case faulty != nil:
+			faulty.ServeHTTP(w, r)
+			return
 		default:
-			e.handler(w, r)
+			a.ServeHTTP(w, r) // the API, and the 404 Error for every other path
+			return
 		}
+		if h := e.handler(r.Method); h != nil {
+			h(w, r)
+			return
+		}
+		s.ew.writeError(w, r, &methodNotAllowed{allow: e.allow()})
 	})
 
 	var h http.Handler = mux
@@ -136,12 +158,16 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (http.Handler, e
 	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
 	// 500 Error, logged; and body read errors are 400s (guard.go).
 	h = guard(s.ew, logger)(h)
+	if srv.rec != nil {
+		h = srv.rec.middleware(h) // outside guard: it records the 500 of a panic too
+	}
 	// The Common Log Format has no request headers, so Authorization is never written.
 	h = handlers.LoggingHandler(logw, h)
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}
-	return h, nil
+	srv.handler = h
+	return srv, nil
 }
 
 // specOf returns the description to serve and its bytes for GET /openapi.yaml.
@@ -240,10 +266,32 @@ func (s *server) operations(doc *openapi3.T) (map[string]http.Handler, error) {
 	return hs, nil
 }
 
-// extraRoute is an endpoint outside the spec: one method on one path.
-type extraRoute struct {
-	method  string
-	handler http.HandlerFunc
+// extraRoute is an endpoint outside the spec: a handler per method, and HEAD wherever
+// there is GET (RFC 9110 9.3.2; net/http sends the headers without the body).
+type extraRoute map[string]http.HandlerFunc
+
+// handler returns the handler for method, or nil.
+func (e extraRoute) handler(method string) http.HandlerFunc {
+	if h, ok := e[method]; ok {
+		return h
+	}
+	if method == http.MethodHead {
+		return e[http.MethodGet]
+	}
+	return nil
+}
+
+// allow is the Allow header of the route.
+func (e extraRoute) allow() string {
+	var methods []string
+	for m := range e {
+		methods = append(methods, m)
+		if m == http.MethodGet {
+			methods = append(methods, http.MethodHead)
+		}
+	}
+	slices.Sort(methods)
+	return strings.Join(methods, ", ")
 }
 
 // syncWriter serialises writes from the access log and the error log of concurrent requests.

@@ -34,16 +34,40 @@ func (l *blocks[T]) at(i int) T { return l.b[i/indexBlock][i%indexBlock] }
 
 // content is what reset replaces in one step. An animal is a record in the arena: its
 // status index (1 byte, 0 = none), its category (varint), and its name already encoded as a
-// JSON string (uvarint length, bytes). Its id is its position plus one. That is about 15
-// bytes plus the name, and 8 bytes of index (4 more in the index of its status).
+// JSON string (uvarint length, bytes). Its id follows from its position (see id). That is
+// about 15 bytes plus the name, and 8 bytes of index (4 more in the index of its status).
 type content struct {
 	arena    [][]byte       // records, in blocks of at least arenaBlock bytes
-	pets     blocks[uint64] // pets[id-1]: block<<32 | offset of the record in arena
+	pets     blocks[uint64] // by position: block<<32 | offset of the record in arena
 	byStatus []blocks[int32]
+	// The seed has ids 1..seeded; the animals created since the last reset follow from
+	// firstID, which is above every id assigned before, so that no id is ever reused.
+	seeded  int
+	firstID int64
+	epoch   uint64 // counts resets, so that add notices one between its two locks
+}
+
+// id returns the id of the animal at position i (or of the next one, at i = pets.n).
+func (c *content) id(i int) int64 {
+	if i < c.seeded {
+		return int64(i) + 1
+	}
+	return c.firstID + int64(i-c.seeded)
+}
+
+// position returns the position of the animal with the given id, if there is one.
+func (c *content) position(id int64) (int, bool) {
+	switch {
+	case id >= 1 && id <= int64(c.seeded):
+		return int(id - 1), true
+	case id >= c.firstID && id-c.firstID < int64(c.pets.n-c.seeded):
+		return c.seeded + int(id-c.firstID), true
+	}
+	return 0, false
 }
 
 // store is the in-memory catalogue, safe for concurrent use. Ids are assigned from 1 upwards
-// and never reused; listing is in insertion (= id) order. Each status has an index of
+// and never reused, not even after a reset; listing is in insertion (= id) order. Each status has an index of
 // positions, so a list with a limit costs O(limit) with or without a status filter.
 //
 // Animals are immutable, and the store serves them as JSON, encoded by appendPetJSON: the
@@ -70,7 +94,7 @@ func newStore(statusValues []string, max int) *store {
 }
 
 func (s *store) empty() content {
-	return content{byStatus: make([]blocks[int32], len(s.statuses))}
+	return content{byStatus: make([]blocks[int32], len(s.statuses)), firstID: 1}
 }
 
 // statusIndex returns the index of a status value, or false when the spec does not define it.
@@ -105,12 +129,11 @@ func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
 	start := len(dst)
 	for {
 		s.mu.RLock()
-		n := s.c.pets.n
+		n, id, epoch := s.c.pets.n, s.c.id(s.c.pets.n), s.c.epoch
 		s.mu.RUnlock()
 		if n >= s.max {
 			return dst, 0, errStoreFull
 		}
-		id := int64(n) + 1
 		dst = s.appendPetJSON(dst[:start], id, rec)
 		if s.check != nil {
 			if err := s.check(dst[start:]); err != nil {
@@ -118,7 +141,7 @@ func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
 			}
 		}
 		s.mu.Lock()
-		if s.c.pets.n == n {
+		if s.c.pets.n == n && s.c.epoch == epoch {
 			s.c.put(rec)
 			s.mu.Unlock()
 			return dst, id, nil
@@ -162,17 +185,18 @@ func (s *store) appendPetJSON(dst []byte, id int64, rec []byte) []byte {
 // appendAt appends the encoding of the animal at position i; the caller holds the lock.
 func (s *store) appendAt(dst []byte, i int) []byte {
 	loc := s.c.pets.at(i)
-	return s.appendPetJSON(dst, int64(i)+1, s.c.arena[loc>>32][uint32(loc):])
+	return s.appendPetJSON(dst, s.c.id(i), s.c.arena[loc>>32][uint32(loc):])
 }
 
 // appendPet appends the encoding of the animal with the given id, if there is one.
 func (s *store) appendPet(dst []byte, id int64) ([]byte, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if id < 1 || id > int64(s.c.pets.n) {
+	i, ok := s.c.position(id)
+	if !ok {
 		return dst, false
 	}
-	return s.appendAt(dst, int(id-1)), true
+	return s.appendAt(dst, i), true
 }
 
 // appendList appends the JSON array of the first limit animals in id order; status ""
@@ -203,8 +227,9 @@ func (s *store) appendList(dst []byte, limit int, status string) []byte {
 }
 
 // reset replaces the content with seed, whose entries must be valid, in one step: a
-// concurrent reader sees the old content or the new one, never a mix. An entry that check
-// refuses fails the reset, which then changes nothing.
+// concurrent reader sees the old content or the new one, never a mix. The seed gets ids
+// 1..len(seed) again (the same animals); the next animal created gets an id above every id
+// assigned before. An entry that check refuses fails the reset, which then changes nothing.
 func (s *store) reset(seed []NewPet) error {
 	if len(seed) > s.max {
 		return errStoreFull
@@ -221,8 +246,11 @@ func (s *store) reset(seed []NewPet) error {
 		}
 		c.put(rec)
 	}
+	c.seeded = len(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	c.firstID = max(s.c.id(s.c.pets.n), int64(len(seed))+1)
+	c.epoch = s.c.epoch + 1
 	s.c = c
 	return nil
 }

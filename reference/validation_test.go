@@ -2,7 +2,9 @@ package reference
 
 import (
 	"bytes"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -179,6 +181,22 @@ func TestHealthzAndOpenAPI(t *testing.T) {
 	assert.Equal(t, operationIDs(t, doc), operationIDs(t, back))
 }
 
+// HEAD works wherever GET does outside the API (RFC 9110 9.3.2): the GET's headers, no body.
+func TestHeadOutsideTheAPI(t *testing.T) {
+	srv := httptest.NewServer(newTestServer(t, Config{}))
+	defer srv.Close()
+	for path, ctype := range map[string]string{"/healthz": "application/json", "/openapi.yaml": "application/yaml"} {
+		resp, err := srv.Client().Head(srv.URL + path)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Equal(t, ctype, resp.Header.Get("Content-Type"), path)
+		assert.Empty(t, body, path)
+	}
+}
+
 func operationIDs(t *testing.T, doc *openapi3.T) []string {
 	ops, err := spec.Operations(doc)
 	require.NoError(t, err)
@@ -212,7 +230,7 @@ func TestAdminReset(t *testing.T) {
 		assert.Equal(t, Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
 	}
 	w := do(t, h, create)
-	assert.True(t, strings.HasSuffix(w.Header().Get("Location"), "/pets/4"), "ids restart after the seed")
+	assert.True(t, strings.HasSuffix(w.Header().Get("Location"), "/pets/5"), "id 4 went with the reset and is not reused")
 }
 
 func TestNewServerConfigErrors(t *testing.T) {
@@ -234,8 +252,8 @@ func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
 		req   req
 		allow string
 	}{
-		{req{method: "POST", path: "/healthz"}, "GET"},
-		{req{method: "DELETE", path: "/openapi.yaml"}, "GET"},
+		{req{method: "POST", path: "/healthz"}, "GET, HEAD"},
+		{req{method: "DELETE", path: "/openapi.yaml"}, "GET, HEAD"},
 		{req{method: "GET", path: "/_admin/reset", auth: "Bearer admin"}, "POST"},
 	} {
 		w := do(t, h, tc.req)

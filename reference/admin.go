@@ -1,0 +1,228 @@
+package reference
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Server is the reference server with the handles a client's tests use: the journal and
+// the report (Config.Double.Journal), the clock and reset (Config.AdminKey). The endpoints
+// under /_admin/ are these handles over HTTP.
+type Server struct {
+	handler http.Handler
+	s       *server
+	seed    []NewPet
+	clock   *clock     // nil without an admin key
+	rec     *recording // nil without a journal
+}
+
+// ServeHTTP serves the interface.
+func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { srv.handler.ServeHTTP(w, r) }
+
+// Errors of the handles that need a feature the Config did not turn on.
+var (
+	ErrNoJournal = errors.New("reference: no journal (Config.Double.Journal is 0)")
+	ErrNoClock   = errors.New("reference: the clock moves only with Config.AdminKey set")
+)
+
+// Requests returns the journal's entries that f selects, oldest first.
+func (srv *Server) Requests(f RequestFilter) (Journal, error) {
+	if srv.rec == nil {
+		return Journal{}, ErrNoJournal
+	}
+	return srv.rec.journal.snapshot(f), nil
+}
+
+// ClearRequests empties the journal (the report keeps counting).
+func (srv *Server) ClearRequests() {
+	if srv.rec != nil {
+		srv.rec.journal.clear()
+	}
+}
+
+// Report returns the client report: every request since the server started.
+func (srv *Server) Report() (ClientReport, error) {
+	if srv.rec == nil {
+		return ClientReport{}, ErrNoJournal
+	}
+	return srv.rec.tally.report(), nil
+}
+
+// Now returns the server's clock.
+func (srv *Server) Now() time.Time { return srv.s.now() }
+
+// SetNow moves the server's clock to t; it goes on from there.
+func (srv *Server) SetNow(t time.Time) error {
+	if srv.clock == nil {
+		return ErrNoClock
+	}
+	return srv.clock.set(t)
+}
+
+// Reset restores the seed, the clock as configured, and an empty journal, as
+// POST /_admin/reset does. Ids are not reused. The report keeps counting.
+func (srv *Server) Reset() error {
+	if err := srv.s.store.reset(srv.seed); err != nil {
+		return err
+	}
+	if srv.clock != nil {
+		srv.clock.restore()
+	}
+	srv.ClearRequests()
+	return nil
+}
+
+// checkDouble refuses settings that mean nothing and fills in the defaults.
+func checkDouble(d *Double) error {
+	switch {
+	case d.Latency < 0:
+		return fmt.Errorf("reference: latency %v is negative", d.Latency)
+	case d.FailRate < 0 || d.FailRate > 1 || d.FailRate != d.FailRate:
+		return fmt.Errorf("reference: fail rate %v is not between 0 and 1", d.FailRate)
+	case d.RateLimit < 0:
+		return fmt.Errorf("reference: rate limit %d is negative", d.RateLimit)
+	case d.Journal < 0 || d.Journal > MaxJournal:
+		return fmt.Errorf("reference: journal size %d is not between 0 and %d", d.Journal, MaxJournal)
+	}
+	if d.Sleep == nil {
+		d.Sleep = sleepFor
+	}
+	if d.Rand == nil {
+		d.Rand = rand.Float64
+	}
+	return nil
+}
+
+// MaxJournal is the largest journal: with the caps on each entry, about 100 MB at worst.
+const MaxJournal = 10_000
+
+func newRecording(doc *openapi3.T, base string, a *api, keys *keySet, cfg Config) (*recording, error) {
+	ops, err := spec.Operations(doc)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	return &recording{
+		journal: newJournal(cfg.Double.Journal),
+		tally:   newTally(ops, base),
+		mask:    newMasker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...),
+		keys:    keys,
+		now:     cfg.Now,
+		opOf: func(r *http.Request) string {
+			if route, _, err := a.router.FindRoute(r); err == nil {
+				return route.Operation.OperationID
+			}
+			return ""
+		},
+	}, nil
+}
+
+// adminRoutes adds the endpoints under /_admin/, each for the admin key only.
+func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string) error {
+	admin, err := newKeySet([]string{adminKey})
+	if err != nil {
+		return fmt.Errorf("reference: admin key: %w", err)
+	}
+	ew := srv.s.ew
+	only := func(h func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if !admin.check(r) {
+				ew.writeError(w, r, errUnauthorized)
+				return
+			}
+			if err := h(w, r); err != nil {
+				ew.writeError(w, r, err)
+			}
+		}
+	}
+	extras["/_admin/reset"] = extraRoute{http.MethodPost: only(func(w http.ResponseWriter, r *http.Request) error {
+		if err := srv.Reset(); err != nil {
+			return err
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	})}
+	extras["/_admin/clock"] = extraRoute{
+		http.MethodGet:  only(srv.getClock),
+		http.MethodPost: only(srv.setClock),
+	}
+	if srv.rec == nil {
+		return nil
+	}
+	extras["/_admin/requests"] = extraRoute{
+		http.MethodGet: only(func(w http.ResponseWriter, r *http.Request) error {
+			f, err := parseRequestFilter(r.URL.Query())
+			if err != nil {
+				return err
+			}
+			writeJSON(w, http.StatusOK, srv.rec.journal.snapshot(f))
+			return nil
+		}),
+		http.MethodDelete: only(func(w http.ResponseWriter, r *http.Request) error {
+			srv.ClearRequests()
+			w.WriteHeader(http.StatusNoContent)
+			return nil
+		}),
+	}
+	extras["/_admin/report"] = extraRoute{http.MethodGet: only(srv.getReport)}
+	return nil
+}
+
+// clockBody is the body of GET and POST /_admin/clock.
+type clockBody struct {
+	Now string `json:"now"`
+}
+
+func (srv *Server) getClock(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, clockBody{Now: srv.Now().Format(time.RFC3339Nano)})
+	return nil
+}
+
+func (srv *Server) setClock(w http.ResponseWriter, r *http.Request) error {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		return unsupportedMediaType(r)
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, 1<<10))
+	if err != nil {
+		return err
+	}
+	var b clockBody
+	if err := json.Unmarshal(data, &b); err != nil || b.Now == "" {
+		return invalid(`want {"now": "2031-01-01"} or {"now": "2031-01-01T12:00:00Z"}`)
+	}
+	t, err := ParseTime(b.Now)
+	if err != nil {
+		return invalid("now: %v", err)
+	}
+	if err := srv.SetNow(t); err != nil {
+		return err
+	}
+	return srv.getClock(w, r)
+}
+
+func (srv *Server) getReport(w http.ResponseWriter, r *http.Request) error {
+	rep := srv.rec.tally.report()
+	format := r.URL.Query().Get("format")
+	if format == "" && strings.Contains(r.Header.Get("Accept"), "text/markdown") {
+		format = "markdown"
+	}
+	switch format {
+	case "", "json":
+		writeJSON(w, http.StatusOK, rep)
+	case "markdown", "md":
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		_ = rep.WriteMarkdown(w) // the status is sent: a failed write is the client gone
+	default:
+		return invalid("format must be json or markdown, got %q", format)
+	}
+	return nil
+}

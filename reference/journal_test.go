@@ -1,0 +1,232 @@
+package reference
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func journalOf(t *testing.T, h http.Handler, query string) Journal {
+	t.Helper()
+	w := admin(t, h, "GET", "/_admin/requests"+query, "")
+	require.Equal(t, http.StatusOK, w.Code, w.Body)
+	var j Journal
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
+	return j
+}
+
+// The journal lists a client's requests with the operation, the answer and the reason of a
+// refusal; filters select by operation, status and time; DELETE and reset empty it.
+func TestJournal(t *testing.T) {
+	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: Double{Journal: 100}})
+	call(t, h, "GET", "/v1/pets?limit=1", "")
+	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
+	call(t, h, "GET", "/v1/pets/2", "")
+	do(t, h, req{method: "GET", path: "/v1/pets"}) // no key
+	do(t, h, req{method: "GET", path: "/nowhere"})
+	do(t, h, req{method: "GET", path: "/healthz"}) // not journalled
+
+	j := journalOf(t, h, "")
+	require.Len(t, j.Requests, 5)
+	assert.Equal(t, 100, j.Capacity)
+	first := j.Requests[0]
+	assert.Equal(t, uint64(1), first.Seq)
+	assert.Equal(t, "GET", first.Method)
+	assert.Equal(t, "/v1/pets", first.Path)
+	assert.Equal(t, "limit=1", first.Query)
+	assert.Equal(t, "listPets", first.Operation)
+	assert.Equal(t, "valid", first.Key)
+	assert.Equal(t, []string{"Bearer <redacted>"}, first.Headers["Authorization"])
+	assert.Equal(t, fixedNow(), first.Time, "by the server's clock")
+	assert.Equal(t, 200, first.Status)
+	assert.Nil(t, first.Error)
+
+	bad := j.Requests[1]
+	assert.Equal(t, "createPet", bad.Operation)
+	assert.Equal(t, `{"name":"Rex"}`, bad.Body)
+	require.NotNil(t, bad.Error)
+	assert.Equal(t, 400, bad.Status)
+	assert.Contains(t, bad.Error.Message, `property "categoryId" is missing`)
+	assert.Equal(t, "none", j.Requests[3].Key)
+	assert.Equal(t, "", j.Requests[4].Operation)
+	assert.Equal(t, CodeNotFound, j.Requests[4].Error.Code)
+
+	for query, want := range map[string][]uint64{
+		"?operation=getPet":               {3},
+		"?status=400":                     {2},
+		"?status=4xx":                     {2, 4, 5},
+		"?operation=listPets&status=401":  {4},
+		"?since=2026-01-02T03:04:05Z":     {1, 2, 3, 4, 5},
+		"?since=2026-01-02T03:04:06Z":     {},
+		"?operation=createPet&status=2XX": {},
+		"?operation=nothing-by-this-name": {},
+	} {
+		var got []uint64
+		for _, e := range journalOf(t, h, query).Requests {
+			got = append(got, e.Seq)
+		}
+		if len(want) == 0 {
+			assert.Empty(t, got, query)
+		} else {
+			assert.Equal(t, want, got, query)
+		}
+	}
+	for _, query := range []string{"?status=abc", "?status=9xx", "?since=yesterday", "?method=GET", "?status=200&status=201"} {
+		w := admin(t, h, "GET", "/_admin/requests"+query, "")
+		assert.Equal(t, http.StatusBadRequest, w.Code, query)
+		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code, query)
+	}
+	w := call(t, h, "GET", "/_admin/requests", "")
+	assert.Equal(t, http.StatusUnauthorized, w.Code, "the API key is not the admin key")
+
+	require.Equal(t, http.StatusNoContent, admin(t, h, "DELETE", "/_admin/requests", "").Code)
+	assert.Empty(t, journalOf(t, h, "").Requests)
+	call(t, h, "GET", "/v1/pets", "")
+	j = journalOf(t, h, "")
+	require.Len(t, j.Requests, 1)
+	assert.Equal(t, uint64(6), j.Requests[0].Seq, "sequence numbers go on")
+	require.Equal(t, http.StatusNoContent, admin(t, h, "POST", "/_admin/reset", "").Code)
+	assert.Empty(t, journalOf(t, h, "").Requests, "reset empties the journal")
+
+	plain := newTestServer(t, Config{AdminKey: adminKey})
+	assert.Equal(t, http.StatusNotFound, admin(t, plain, "GET", "/_admin/requests", "").Code, "no journal unless asked")
+}
+
+// Memory stays bounded: the journal keeps its last N requests however many come, and each
+// body is capped.
+func TestJournalIsBounded(t *testing.T) {
+	const size = 8
+	h := newTestServer(t, Config{AdminKey: adminKey, Double: Double{Journal: size}})
+	for i := range 500 {
+		call(t, h, "GET", fmt.Sprintf("/v1/pets?limit=%d", 1+i%100), "")
+	}
+	long := `{"name":"Rex","categoryId":1,"x":"` + strings.Repeat("a", 3*JournalBodyBytes) + `"}`
+	call(t, h, "POST", "/v1/pets", long)
+	j := journalOf(t, h, "")
+	require.Len(t, j.Requests, size)
+	assert.Equal(t, uint64(501-size), j.Dropped)
+	for i, e := range j.Requests {
+		assert.Equal(t, uint64(501-size+1+i), e.Seq, "the last ones, oldest first")
+	}
+	last := j.Requests[size-1]
+	assert.Equal(t, 201, last.Status)
+	assert.Len(t, last.Body, JournalBodyBytes)
+	assert.True(t, last.BodyTruncated)
+}
+
+// encodings are the forms a key can take in what a client sends or a server writes.
+func encodings(key string) []string {
+	out := []string{key, url.QueryEscape(key), url.PathEscape(key), strings.ToLower(url.QueryEscape(key))}
+	j, _ := json.Marshal(key)
+	out = append(out, string(j[1:len(j)-1]))
+	for _, raw := range []string{key, key + ":"} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+			out = append(out, enc.EncodeToString([]byte(raw)))
+		}
+	}
+	return out
+}
+
+// After a client's session the journal and the report hold no form of the keys, wherever
+// the client put them: Authorization (Bearer, Basic), other headers, the query, the path
+// and the body, plain and encoded.
+func TestJournalNeverHoldsTheKey(t *testing.T) {
+	const key = `k3y/with+odd=chars<&>"`
+	h := newTestServer(t, Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: Double{Journal: 100}})
+	var sent int
+	for _, form := range append(encodings(key), encodings(adminKey)...) {
+		for _, r := range []*http.Request{
+			newRequest(t, "GET", "/v1/pets?token="+url.QueryEscape(form), nil),
+			newRequest(t, "GET", "/v1/pets/"+url.PathEscape(form), nil),
+			newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":`+string(must(json.Marshal(form)))+`,"categoryId":1}`)),
+		} {
+			r.Header.Set("Authorization", "Bearer "+key)
+			r.Header.Set("X-Api-Key", form)
+			serve(h, r)
+			sent++
+		}
+	}
+	basic := newRequest(t, "GET", "/v1/pets", nil)
+	basic.SetBasicAuth(key, "")
+	serve(h, basic)
+	wrong := newRequest(t, "GET", "/v1/pets", nil)
+	wrong.Header.Set("Authorization", "Bearer "+key+"x")
+	serve(h, wrong)
+
+	outputs := map[string]string{
+		"journal":         admin(t, h, "GET", "/_admin/requests", "").Body.String(),
+		"report JSON":     admin(t, h, "GET", "/_admin/report", "").Body.String(),
+		"report Markdown": admin(t, h, "GET", "/_admin/report?format=markdown", "").Body.String(),
+	}
+	require.Len(t, journalOf(t, h, "").Requests, sent+2)
+	for name, out := range outputs {
+		require.NotEmpty(t, out)
+		for _, form := range append(encodings(key), encodings(adminKey)...) {
+			assert.NotContains(t, out, form, "%s holds a form of a key", name)
+		}
+	}
+	assert.Contains(t, outputs["journal"], masked)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// The report counts each operation's calls, groups the rejections by reason, leaves chosen
+// answers out of them, and warns about the deprecated operation with its replacement.
+func TestClientReport(t *testing.T) {
+	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: Double{Journal: 2, Scenarios: true}})
+	call(t, h, "GET", "/v1/pets", "")
+	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
+	call(t, h, "POST", "/v1/pets", `{"name":"Tom"}`)
+	call(t, h, "GET", "/v1/pets/1", "")
+	call(t, h, "GET", "/v1/pets/2", "")
+	call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404")
+	require.Equal(t, http.StatusNoContent, admin(t, h, "POST", "/_admin/reset", "").Code)
+	require.Equal(t, http.StatusOK, admin(t, h, "POST", "/_admin/clock", `{"now":"2031-01-01"}`).Code)
+	call(t, h, "GET", "/v1/pets/1", "")
+
+	var rep ClientReport
+	w := admin(t, h, "GET", "/_admin/report", "")
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &rep))
+	assert.Equal(t, 7, rep.Requests, "the report outlives reset and the small journal")
+	byID := map[string]OperationReport{}
+	for _, o := range rep.Operations {
+		byID[o.Operation] = o
+	}
+	assert.Equal(t, 1, byID["listPets"].Calls)
+	create := byID["createPet"]
+	assert.Equal(t, 2, create.Rejected)
+	require.Len(t, create.Reasons, 1, "grouped by message")
+	assert.Equal(t, Rejection{Status: 400, Code: CodeInvalidRequest, Message: create.Reasons[0].Message, Count: 2}, create.Reasons[0])
+	get := byID["getPet"]
+	assert.Equal(t, 4, get.Calls)
+	assert.Equal(t, map[int]int{200: 2, 404: 2}, get.Statuses)
+	assert.Equal(t, 1, get.Rejected, "the chosen 404 is not the client's fault; the removed operation's is")
+	require.NotNil(t, get.Deprecated)
+	assert.Equal(t, Deprecation{Sunset: "2030-12-05", Replacement: "listPets", CallsAfterSunset: 1}, *get.Deprecated)
+	require.Len(t, rep.Warnings, 1)
+	assert.Equal(t, "getPet (GET /v1/pets/{petId}) is deprecated and is removed on 2030-12-05; the client called it 4 times (once on or after the removal date): move to listPets (GET /v1/pets)", rep.Warnings[0])
+
+	w = call(t, h, "GET", "/_admin/report", "", "Authorization", "Bearer "+adminKey, "Accept", "text/markdown")
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, "text/markdown; charset=utf-8", w.Header().Get("Content-Type"))
+	md := w.Body.String()
+	assert.Contains(t, md, "# Client report\n\n7 requests.")
+	assert.Contains(t, md, "- **getPet (GET /v1/pets/{petId}) is deprecated")
+	assert.Contains(t, md, "| getPet (GET /v1/pets/{petId}) | 4 | 1 | 200 ×2, 404 ×2 |")
+	assert.Contains(t, md, "| createPet (POST /v1/pets) | 400 | invalid_request |")
+	assert.Equal(t, http.StatusBadRequest, admin(t, h, "GET", "/_admin/report?format=pdf", "").Code)
+}

@@ -1,0 +1,111 @@
+package reference
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Chosen answers (Config.Double.Scenarios): a request picks its answer with the Prefer
+// header (RFC 7240), with Prism's preference names. code=NNN asks for a status the spec
+// documents for the operation; an error status gets an Error record with the code for it,
+// and no handler runs (nothing is created). delay=MS waits before answering. Both are
+// applied after the key and the request were checked, so a client's own mistakes are
+// still answered for what they are.
+
+// MaxPreferDelay is the longest Prefer: delay=MS a request may ask for.
+const MaxPreferDelay = 10 * time.Second
+
+// scenarios applies the preferences of a request.
+type scenarios struct {
+	sleep func(context.Context, time.Duration)
+	ew    *errorWriter
+}
+
+// preference is what a request's Prefer fields ask for; zero values ask nothing.
+type preference struct {
+	code  int
+	delay time.Duration
+}
+
+// parsePrefer reads every Prefer field. Preferences other than code and delay are ignored,
+// as RFC 7240 section 2 asks; code and delay with a bad value are refused.
+func parsePrefer(fields []string) (preference, error) {
+	var p preference
+	for _, field := range fields {
+		for _, item := range strings.Split(field, ",") {
+			item, _, _ = strings.Cut(item, ";") // parameters of a preference
+			name, value, _ := strings.Cut(strings.TrimSpace(item), "=")
+			value = strings.Trim(strings.TrimSpace(value), `"`)
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "code":
+				n, err := strconv.Atoi(value)
+				if err != nil || n < 100 || n > 599 {
+					return p, invalid("Prefer: code=%s: want a status code from 100 to 599", value)
+				}
+				p.code = n
+			case "delay":
+				ms, err := strconv.ParseInt(value, 10, 64)
+				if err != nil || ms < 0 || ms > MaxPreferDelay.Milliseconds() {
+					return p, invalid("Prefer: delay=%s: want milliseconds from 0 to %d", value, MaxPreferDelay.Milliseconds())
+				}
+				p.delay = time.Duration(ms) * time.Millisecond
+			}
+		}
+	}
+	return p, nil
+}
+
+// apply returns the handler that answers r: h, or one that writes the chosen Error. w is
+// where Preference-Applied goes; delays are waited here.
+func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
+	fields := r.Header.Values("Prefer")
+	if len(fields) == 0 {
+		return h, nil
+	}
+	p, err := parsePrefer(fields)
+	if err != nil {
+		return nil, err
+	}
+	if p.code != 0 && !op.HasStatus(p.code) {
+		return nil, invalid("Prefer: code=%d: %s does not document that status; it documents %s",
+			p.code, op.ID, joinInts(op.Statuses))
+	}
+	var applied []string
+	if p.delay > 0 {
+		sc.sleep(r.Context(), p.delay)
+		applied = append(applied, "delay="+strconv.FormatInt(p.delay.Milliseconds(), 10))
+	}
+	if p.code >= 400 {
+		chosen := newError(p.code, codeFor(p.code), "%s (the answer the request chose with Prefer: code=%d)",
+			http.StatusText(p.code), p.code)
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sc.ew.writeError(w, r, chosen) })
+		applied = append(applied, "code="+strconv.Itoa(p.code))
+	}
+	if len(applied) > 0 {
+		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
+	}
+	return h, nil
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sleepFor is the default Config.Double.Sleep: a timer that stops when the request does.
+func sleepFor(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,78 @@
+package reference
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// recording feeds the journal and the client report. It sits outside everything else, so
+// that it sees every answer as the client got it (a recovered panic's 500 included).
+type recording struct {
+	journal *journal
+	tally   *tally
+	mask    masker
+	keys    *keySet
+	now     func() time.Time
+	opOf    func(*http.Request) string // the operationId of a request, "" for none
+}
+
+// unrecorded are the paths the journal leaves out: its own and the readiness probe's.
+func unrecorded(path string) bool {
+	return strings.HasPrefix(path, "/_admin/") || path == "/healthz"
+}
+
+func (rc *recording) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if unrecorded(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		at := rc.now()
+		e := JournalEntry{
+			Time:    at,
+			Method:  r.Method,
+			Path:    capText(rc.mask.mask(r.URL.EscapedPath())),
+			Query:   capText(rc.mask.mask(r.URL.RawQuery)),
+			Headers: rc.mask.maskHeaders(r.Header),
+			Key:     "none",
+		}
+		if _, ok := r.Header["Authorization"]; ok {
+			e.Key = "invalid"
+			if rc.keys.check(r) {
+				e.Key = "valid"
+			}
+		}
+		var body *teeBody
+		if r.Body != nil && r.Body != http.NoBody {
+			body = &teeBody{ReadCloser: r.Body}
+			r.Body = body
+		}
+		aw := &answerWriter{ResponseWriter: w}
+		next.ServeHTTP(aw, r)
+
+		e.Status = aw.status
+		if e.Status == 0 {
+			e.Status = http.StatusOK
+		}
+		e.Operation = rc.opOf(r) // after the api normalised the path
+		if body != nil {
+			e.Body = rc.mask.mask(string(body.kept))
+			e.BodyTruncated = body.read > int64(len(body.kept))
+		}
+		if e.Status >= 400 {
+			var rec Error
+			if json.Unmarshal(aw.body, &rec) == nil && rec.Code != "" {
+				rec.Message = rc.mask.mask(rec.Message)
+				e.Error = &rec
+			}
+		}
+		h := aw.Header()
+		e.Chosen = strings.Contains(h.Get("Preference-Applied"), "code=") ||
+			(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
+		rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
+		rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
+		rc.journal.add(e)
+	})
+}
