@@ -7,6 +7,8 @@
 //	               [--proxy-headers]
 //	               [--read-header-timeout D] [--read-timeout D] [--write-timeout D] [--idle-timeout D]
 //	               [--max-header-bytes N] [--shutdown-timeout D]
+//	               [--now DATE] [--scenarios] [--latency D] [--fail-rate P] [--rate-limit N/s]
+//	               [--journal N] [--client-report FILE]
 //
 // Keys come from --api-key (repeatable), else PETSTORE_API_KEYS (comma-separated), else one
 // random key is generated and printed. The admin key comes from --admin-key, else
@@ -26,6 +28,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -47,7 +50,8 @@ const usage = `usage: petstore serve [flags]
 
 Serves the pet store interface from memory, validating every request and response against
 the embedded spec/openapi.yaml. Environment: PETSTORE_API_KEYS (comma-separated),
-PETSTORE_ADMIN_KEY; a flag beats the environment.
+PETSTORE_ADMIN_KEY; a flag beats the environment. The flags from --now to --client-report
+make it a test double for client developers (README "Testing your client").
 
 flags:
 `
@@ -68,23 +72,17 @@ type options struct {
 	lenient              bool
 	proxyHeaders         bool
 	limits               serverLimits
+	double               doubleFlags
 }
 
-func parse(args []string, stdout io.Writer) (options, error) {
-	var o options
-	if len(args) < 2 || args[1] != "serve" {
-		if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
-			fmt.Fprint(stdout, usage)
-			return o, flag.ErrHelp
-		}
-		return o, cli.Usagef("petstore: want the command serve (petstore serve --help)")
-	}
+// flagSet declares every flag of `petstore serve` into o.
+func flagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("petstore serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // one-line errors; --help prints the usage below
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.Var(&o.apiKeys, "api-key", "accepted bearer `key` (repeatable); default PETSTORE_API_KEYS, else a random key")
 	fs.StringVar(&o.seed, "seed", "", "JSON `file` of animals to start with (e.g. testdata/pets.json)")
-	fs.StringVar(&o.adminKey, "admin-key", "", "enables POST /_admin/reset with this bearer `key`; default PETSTORE_ADMIN_KEY")
+	fs.StringVar(&o.adminKey, "admin-key", "", "enables the endpoints under /_admin/ with this bearer `key`; default PETSTORE_ADMIN_KEY")
 	fs.Int64Var(&o.maxBody, "max-body", reference.DefaultMaxBodyBytes, "maximum request body `bytes` (413 beyond)")
 	fs.IntVar(&o.maxPets, "max-pets", reference.DefaultMaxPets, "maximum `number` of animals in the store (507 beyond)")
 	fs.Var(&o.corsOrigins, "cors-origin", "allow CORS from this `origin` (repeatable); off when not given")
@@ -93,14 +91,45 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	fs.BoolVar(&o.lenient, "lenient", false, "log an off-spec response instead of replacing it with a 500 Error")
 	o.limits = defaultLimits
 	o.limits.flags(fs)
+	o.double.flags(fs)
+	return fs
+}
+
+// printUsage writes the usage and every flag, written --flag as the README writes them.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usage)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, text := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
+			text += " (default " + d + ")"
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, text)
+	})
+}
+
+// singleDash matches a flag written -name in the flag package's errors.
+var singleDash = regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]*)`)
+
+func parse(args []string, stdout io.Writer) (options, error) {
+	var o options
+	fs := flagSet(&o)
+	if len(args) < 2 || args[1] != "serve" {
+		if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
+			printUsage(stdout, fs)
+			return o, flag.ErrHelp
+		}
+		return o, cli.Usagef("petstore: want the command serve (petstore serve --help)")
+	}
 	if err := fs.Parse(args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+			printUsage(stdout, fs)
 			return o, err
 		}
-		return o, cli.Usagef("petstore serve: %v", err)
+		return o, cli.Usagef("petstore serve: %s", singleDash.ReplaceAllString(err.Error(), "$1--$2"))
 	}
 	if fs.NArg() > 0 {
 		return o, cli.Usagef("petstore serve: unexpected argument %q", fs.Arg(0))
@@ -110,6 +139,9 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	}
 	if err := o.limits.check(); err != nil {
 		return o, cli.Usagef("petstore serve: %v", err)
+	}
+	if o.double.latency >= o.limits.writeTimeout {
+		return o, cli.Usagef("petstore serve: --latency %v must be below --write-timeout %v", o.double.latency, o.limits.writeTimeout)
 	}
 	return o, nil
 }
@@ -149,12 +181,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.AdminKey == "" {
 		cfg.AdminKey = getenv("PETSTORE_ADMIN_KEY")
 	}
+	if err := o.double.config(&cfg, cfg.AdminKey != ""); err != nil {
+		return cli.Usagef("petstore serve: %v", err)
+	}
 	if o.seed != "" {
 		if cfg.Seed, err = reference.LoadSeed(o.seed); err != nil {
 			return cli.Usagef("petstore: %v", err)
 		}
 	}
-	handler, err := reference.NewServer(cfg)
+	srv, err := reference.New(cfg)
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
@@ -167,11 +202,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
-	srv := newHTTPServer(handler, o.limits, stderr)
+	hs := newHTTPServer(srv, o.limits, stderr)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- hs.Serve(ln) }()
 
 	fmt.Fprintf(stdout, "petstore: serving %s%s (%d animals)\n", baseURL(ln.Addr()), base, len(cfg.Seed))
 	if generated {
@@ -179,13 +214,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	} else {
 		fmt.Fprintf(stdout, "petstore: %d API key(s) from %s\n", len(cfg.APIKeys), keySource)
 	}
+	if line := o.double.describe(cfg); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 
 	select {
 	case err := <-served:
 		return cli.Usagef("petstore: %v", err)
 	case <-ctx.Done():
 	}
-	return shutdown(srv, o.limits.shutdownTimeout, stdout)
+	err = shutdown(hs, o.limits.shutdownTimeout, stdout)
+	// After the requests in flight: the report counts them too.
+	if rerr := o.double.writeClientReport(srv, stdout); rerr != nil && err == nil {
+		err = cli.Failed("petstore: %v", rerr)
+	}
+	return err
 }
 
 // baseURL is the address clients use; a wildcard listen address is reached on loopback.

@@ -192,10 +192,16 @@ func TestStartErrors(t *testing.T) {
 	}
 }
 
+// Both `petstore --help` and `petstore serve --help` list every flag, written --flag as the
+// README writes them.
 func TestHelp(t *testing.T) {
-	var out strings.Builder
-	require.NoError(t, run(context.Background(), []string{"petstore", "serve", "--help"},
-		func(string) string { return "" }, &out, io.Discard))
-	assert.Contains(t, out.String(), "usage: petstore serve")
-	assert.Contains(t, out.String(), "-api-key")
+	for _, args := range [][]string{{"petstore", "--help"}, {"petstore", "-h"}, {"petstore", "serve", "--help"}} {
+		var out strings.Builder
+		require.NoError(t, run(context.Background(), args, func(string) string { return "" }, &out, io.Discard))
+		assert.Contains(t, out.String(), "usage: petstore serve", args)
+		for _, flag := range []string{"--api-key key", "--admin-key key", "--now date", "--scenarios", "--client-report file", "--shutdown-timeout duration"} {
+			assert.Contains(t, out.String(), "\n  "+flag, args)
+		}
+		assert.NotRegexp(t, `(^|\s)-[a-z]`, out.String(), "no -flag")
+	}
 }
