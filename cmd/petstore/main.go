@@ -32,6 +32,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
@@ -118,6 +119,10 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	var o options
 	fs := flagSet(&o)
 	if len(args) < 2 || args[1] != "serve" {
+		if len(args) >= 2 && (args[1] == "--version" || args[1] == "version") {
+			fmt.Fprintln(stdout, "petstore", buildinfo.Read())
+			return o, flag.ErrHelp
+		}
 		if len(args) >= 2 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
 			printUsage(stdout, fs)
 			return o, flag.ErrHelp

@@ -1,0 +1,72 @@
+// Package buildinfo reads what the Go toolchain recorded about the running binary (module
+// version, VCS revision and time, whether the tree was modified), for --version and for the
+// provenance of reports.
+package buildinfo
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// Info is the provenance of the running binary.
+type Info struct {
+	Path     string `json:"module"`             // main module path
+	Version  string `json:"version"`            // module version, "(devel)" for a local build
+	Revision string `json:"revision,omitempty"` // VCS revision, "" when not recorded (go run, go test)
+	Time     string `json:"time,omitempty"`     // commit time, RFC 3339
+	Modified bool   `json:"modified,omitempty"` // the work tree had uncommitted changes
+}
+
+// Read returns the build information of the running binary; fields the toolchain did not
+// record are empty (Version is then "unknown").
+func Read() Info {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Info{Version: "unknown"}
+	}
+	return fromBuildInfo(bi)
+}
+
+func fromBuildInfo(bi *debug.BuildInfo) Info {
+	i := Info{Path: bi.Main.Path, Version: bi.Main.Version}
+	if i.Version == "" {
+		i.Version = "unknown"
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			i.Revision = s.Value
+		case "vcs.time":
+			i.Time = s.Value
+		case "vcs.modified":
+			i.Modified = s.Value == "true"
+		}
+	}
+	return i
+}
+
+// String is the one line --version prints: "MODULE VERSION rev REVISION (TIME, modified)".
+func (i Info) String() string {
+	var b strings.Builder
+	b.WriteString(i.Path)
+	if i.Path != "" {
+		b.WriteByte(' ')
+	}
+	b.WriteString(i.Version)
+	if i.Revision == "" {
+		b.WriteString(" (no VCS revision recorded: built with go run or go test?)")
+		return b.String()
+	}
+	b.WriteString(" rev " + i.Revision)
+	var extra []string
+	if i.Time != "" {
+		extra = append(extra, i.Time)
+	}
+	if i.Modified {
+		extra = append(extra, "modified")
+	}
+	if len(extra) > 0 {
+		b.WriteString(" (" + strings.Join(extra, ", ") + ")")
+	}
+	return b.String()
+}
