@@ -183,7 +183,7 @@ type clockBody struct {
 }
 
 func (srv *Server) getClock(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, clockBody{Now: srv.Now().Format(time.RFC3339Nano)})
+	writeJSON(w, http.StatusOK, clockBody{Now: srv.Now().UTC().Format(time.RFC3339)})
 	return nil
 }
 

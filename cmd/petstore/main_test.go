@@ -88,16 +88,7 @@ func (b *lockedBuffer) String() string {
 
 func get(t *testing.T, url, key string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
-	require.NoError(t, err)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	resp, body := send(t, "GET", url, key, "")
 	return resp.StatusCode, body
 }
 
