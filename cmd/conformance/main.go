@@ -9,6 +9,9 @@
 //	conformance diff BASE HEAD [--allow-breaking] [--format text|json]
 //	conformance proxy --upstream URL [--listen ADDR] [--spec FILE] [--fail-on-violation] [--record FILE.har]
 //	conformance check-har FILE.har [--spec FILE] [--host HOST]
+//	conformance explore [--duration D] [--steps N] [--workers W] [--seed S] [--max-creates N] [--rate R] [--lag D] [--replay-file FILE]
+//	conformance replay FILE [--replays N] [--base-url URL] [--api-key KEY]
+//	conformance --version
 //
 // Without --base-url, run starts the reference server in-process on a loopback port and
 // runs against it. Exit codes: 0 conforming, 1 not conforming, 2 the run could not be made.
@@ -25,6 +28,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
 )
 
@@ -56,6 +60,8 @@ var commands = []command{
 	{"diff", "list the changes between two specs, breaking ones first (exit 1 if any breaks)", diffCommand},
 	{"proxy", "forward traffic to a service and check every exchange against the spec", proxyCommand},
 	{"check-har", "check recorded traffic (a HAR file) against the spec", checkHARCommand},
+	{"explore", "random concurrent sequences checked against a model of the document; shrinks what fails", exploreCommand},
+	{"replay", "run a replay file that explore wrote, to see whether its finding reproduces", replayCommand},
 }
 
 func usage(w io.Writer) {
@@ -75,6 +81,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if name == "-h" || name == "--help" || name == "help" {
 		usage(stdout)
 		return nil
+	}
+	if name == "--version" || name == "version" {
+		_, err := fmt.Fprintln(stdout, "conformance", buildinfo.Read())
+		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

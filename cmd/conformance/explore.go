@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/internal/buildinfo"
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/spec"
+)
+
+// targetFlags are the flags explore and replay share with run: where the service is, its
+// key, TLS, the spec and the clock.
+type targetFlags struct {
+	baseURL, apiKey, caCert, spec, now, format, output string
+	insecure                                           bool
+	timeout                                            time.Duration
+	maxCreates                                         int
+	lag                                                time.Duration
+}
+
+func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
+	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
+	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
+	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request `timeout`")
+	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
+	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
+	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether getPet is gone)")
+	fs.StringVar(&f.format, "format", "text", "report `format`: text or json")
+	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.IntVar(&f.maxCreates, "max-creates", explore.DefaultMaxCreates, "create at most `N` animals (exploring; shrinking and replays have as many again)")
+	fs.DurationVar(&f.lag, "lag", lag, "how long a new animal may stay missing from listings and getPet (`duration`)")
+}
+
+// session is what the shared flags resolve to.
+type session struct {
+	doc      *openapi3.T
+	specHash string
+	now      time.Time
+	target   explore.Target
+	fresh    func() (explore.Target, func(), error) // nil for a target given by URL
+	stop     func()
+}
+
+func (f *targetFlags) check(cmd string) error {
+	switch {
+	case f.timeout <= 0:
+		return cli.Usagef("conformance %s: --timeout must be positive", cmd)
+	case f.maxCreates < 0:
+		return cli.Usagef("conformance %s: --max-creates must not be negative", cmd)
+	case f.lag < 0:
+		return cli.Usagef("conformance %s: --lag must not be negative", cmd)
+	case f.format != "text" && f.format != "json":
+		return cli.Usagef("conformance %s: unknown --format %q (text, json)", cmd, f.format)
+	}
+	return nil
+}
+
+// open loads the spec, builds the client and finds the target: the URL given, or a reference
+// started in-process (then every replay gets a fresh one too).
+func (f *targetFlags) open(cmd string, e env) (*session, error) {
+	s := &session{stop: func() {}}
+	var data []byte
+	var err error
+	if f.spec == "" {
+		data = spec.Bytes()
+	} else if data, err = os.ReadFile(f.spec); err != nil {
+		return nil, cli.Usagef("conformance %s: %v", cmd, err)
+	}
+	if s.doc, err = spec.Parse(data); err != nil {
+		return nil, cli.Usagef("conformance %s: %v", cmd, err)
+	}
+	sum := sha256.Sum256(data)
+	s.specHash = hex.EncodeToString(sum[:])
+	if s.now, err = parseNow(f.now); err != nil {
+		return nil, err
+	}
+	client, err := conformance.NewClient(conformance.ClientOptions{Timeout: f.timeout, CACertFile: f.caCert, Insecure: f.insecure})
+	if err != nil {
+		return nil, cli.Usagef("conformance %s: %v", cmd, err)
+	}
+	s.target = explore.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
+	if s.target.BaseURL != "" {
+		if s.target.APIKey == "" {
+			return nil, cli.Usagef("conformance %s: want an API key (--api-key or PETSTORE_API_KEY)", cmd)
+		}
+		return s, nil
+	}
+	s.fresh = func() (explore.Target, func(), error) {
+		var t conformance.Target
+		stop, err := startReference(&t, conformance.Options{Spec: s.doc, Now: s.now})
+		if err != nil {
+			return explore.Target{}, nil, err
+		}
+		return explore.Target{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: client}, stop, nil
+	}
+	if s.target, s.stop, err = s.fresh(); err != nil {
+		return nil, cli.Usagef("conformance %s: in-process reference: %v", cmd, err)
+	}
+	return s, nil
+}
+
+// output opens the report's destination.
+func (f *targetFlags) out(e env) (io.Writer, func() error, error) {
+	if f.output == "" {
+		return e.stdout, func() error { return nil }, nil
+	}
+	if dir := filepath.Dir(f.output); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, err
+		}
+	}
+	file, err := os.Create(f.output)
+	if err != nil {
+		return nil, nil, err
+	}
+	return file, file.Close, nil
+}
+
+// unable is the exit-2 error of a run that could not be made (unreachable target, refused
+// key, a description without the facts explore needs).
+func unable(cmd string, err error) error { return cli.Usagef("conformance %s: %v", cmd, err) }
+
+type exploreFlags struct {
+	targetFlags
+	duration, shrinkTime time.Duration
+	steps, workers       int
+	replays              int
+	seed                 uint64
+	rate                 float64
+	replayFile           string
+}
+
+func exploreCommand(ctx context.Context, e env, args []string) error {
+	var f exploreFlags
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	f.register(fs, explore.DefaultLag)
+	fs.DurationVar(&f.duration, "duration", 0, "explore for this `long` (default 30s when --steps is not given either)")
+	fs.IntVar(&f.steps, "steps", 0, "explore for at most `N` steps of all workers together")
+	fs.IntVar(&f.workers, "workers", 4, "concurrent clients, each with its own sequence (`W`)")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the sequences (`S`); default a random one, printed in the report")
+	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests per second across all workers (0: as fast as the target answers)")
+	fs.IntVar(&f.replays, "replays", explore.DefaultReplays, "replay a shrunk finding `N` times to tell deterministic from intermittent")
+	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most this `long` shrinking a finding")
+	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
+	if err := parseFlags(fs, args, e); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if err := f.check("explore"); err != nil {
+		return err
+	}
+	switch {
+	case f.duration < 0 || f.steps < 0:
+		return cli.Usagef("conformance explore: --duration and --steps must not be negative")
+	case f.workers < 1:
+		return cli.Usagef("conformance explore: --workers must be at least 1")
+	case f.rate < 0 || f.replays < 0 || f.shrinkTime < 0:
+		return cli.Usagef("conformance explore: --rate, --replays and --shrink-time must not be negative")
+	}
+	if f.duration == 0 && f.steps == 0 {
+		f.duration = 30 * time.Second
+	}
+	if !flagSet(fs, "seed") {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		f.seed = binary.LittleEndian.Uint64(b[:]) >> 1
+	}
+	s, err := f.open("explore", e)
+	if err != nil {
+		return err
+	}
+	defer s.stop()
+	cfg := explore.Config{Target: s.target, Doc: s.doc, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
+		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
+		Timeout: f.timeout, Fresh: s.fresh,
+		Provenance: explore.Provenance{Harness: buildinfo.Read().String(), SpecSHA256: s.specHash, Seed: f.seed, Flags: maskedFlags(fs)}}
+	rep, err := explore.Run(ctx, cfg)
+	if err != nil {
+		return unable("explore", err)
+	}
+	if s.fresh != nil {
+		rep.Target += " (the reference, in-process)"
+	}
+	if len(rep.Findings) > 0 && f.replayFile != "" {
+		if err := explore.WriteReplayFile(f.replayFile, explore.NewReplayFile(rep, rep.Findings[0])); err != nil {
+			return cli.Usagef("conformance explore: --replay-file: %v", err)
+		}
+	}
+	w, closeOut, err := f.out(e)
+	if err != nil {
+		return cli.Usagef("conformance explore: --output: %v", err)
+	}
+	write := explore.WriteText
+	if f.format == "json" {
+		write = explore.WriteJSON
+	}
+	if err := write(w, rep); err != nil {
+		closeOut()
+		return cli.Usagef("conformance explore: %v", err)
+	}
+	if err := closeOut(); err != nil {
+		return cli.Usagef("conformance explore: --output: %v", err)
+	}
+	switch {
+	case len(rep.Findings) > 0:
+		msg := ""
+		if f.replayFile != "" {
+			msg = fmt.Sprintf("conformance explore: shrunk sequence in %s; run it again with: conformance replay %s", f.replayFile, f.replayFile)
+		}
+		if msg == "" {
+			return cli.Failed("")
+		}
+		return cli.Failed("%s", msg)
+	case rep.StoppedBy == explore.StopInterrupt:
+		return cli.Usagef("conformance explore: interrupted after %.1fs; nothing found in what ran", rep.Seconds)
+	}
+	return nil
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// maskedFlags lists the flags given, as --name=value, with the key masked.
+func maskedFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		v := f.Value.String()
+		if f.Name == "api-key" {
+			v = "***"
+		}
+		out = append(out, "--"+f.Name+"="+v)
+	})
+	return out
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/seqmutants"
+	"github.com/petstore/petstore/spec"
+)
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runMain(t, nil, "--version")
+	assert.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, "conformance github.com/petstore/petstore "), out)
+}
+
+// Against the in-process reference: nothing found, exit 0, and the report carries the
+// provenance (harness, spec hash, seed, flags) and the rate.
+func TestExploreReference(t *testing.T) {
+	code, out, errOut := runMain(t, nil, "explore", "--steps", "400", "--workers", "2", "--seed", "3")
+	require.Equal(t, 0, code, errOut+out)
+	assert.Contains(t, out, "(the reference, in-process)")
+	assert.Regexp(t, `spec sha256 [0-9a-f]{64}\n`, out)
+	assert.Contains(t, out, "seed 3, 2 workers, flags: --seed=3 --steps=400 --workers=2")
+	assert.Regexp(t, `\d+ requests \(\d+ requests/s\)`, out)
+	assert.Contains(t, out, "0 findings: nothing contradicts the interface document")
+}
+
+// Against a faulty server: exit 1, the finding with its section, the shrunk sequence and
+// curl lines without the key, a replay file that conformance replay runs again (exit 1).
+func TestExploreFindsAndReplays(t *testing.T) {
+	doc := spec.MustLoad()
+	var m seqmutants.Mutant
+	for _, c := range seqmutants.Catalogue() {
+		if c.Name == "filter-one-status" {
+			m = c
+		}
+	}
+	tg, stop, err := seqmutants.Serve(doc, m)
+	require.NoError(t, err)
+	t.Cleanup(stop)
+	file := filepath.Join(t.TempDir(), "replay.json")
+	env := map[string]string{"PETSTORE_API_KEY": tg.APIKey}
+	code, out, errOut := runMain(t, env, "explore", "--base-url", tg.BaseURL, "--steps", "2000", "--seed", "1",
+		"--shrink-time", "3s", "--replays", "3", "--replay-file", file)
+	require.Equal(t, 1, code, errOut+out)
+	assert.Contains(t, out, "FINDING list-filter (section 4.1 rule 2)")
+	assert.Contains(t, out, "failed 3 of 3 replays (deterministic)")
+	assert.Contains(t, out, `-H "Authorization: Bearer $PETSTORE_API_KEY"`)
+	assert.NotContains(t, out, tg.APIKey)
+	assert.Contains(t, errOut, "conformance replay "+file)
+
+	code, out, errOut = runMain(t, env, "replay", file, "--base-url", tg.BaseURL, "--replays", "2")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "failed 2 of 2 replays (deterministic)")
+	assert.Contains(t, out, "curl -sS -i")
+
+	code, out, _ = runMain(t, env, "explore", "--base-url", tg.BaseURL, "--api-key", tg.APIKey, "--steps", "2000", "--seed", "1",
+		"--shrink-time", "1s", "--replays", "1", "--replay-file", file, "--format", "json")
+	require.Equal(t, 1, code)
+	var rep struct {
+		Provenance struct {
+			Flags []string `json:"flags"`
+			Seed  uint64   `json:"seed"`
+		} `json:"provenance"`
+		Findings []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Contains(t, rep.Provenance.Flags, "--api-key=***")
+	assert.Equal(t, uint64(1), rep.Provenance.Seed)
+	assert.NotContains(t, out, tg.APIKey)
+	require.Len(t, rep.Findings, 1)
+}
+
+// Ctrl-C (a cancelled context) ends the run with a report of what ran, exit 2.
+func TestExploreInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	start := time.Now()
+	err := run(ctx, []string{"conformance", "explore", "--duration", "1m"}, func(string) string { return "" }, &out, &errOut)
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Equal(t, cli.ExitUnable, cli.Code(err))
+	assert.Contains(t, err.Error(), "interrupted after")
+	assert.Contains(t, out.String(), "stopped by interrupt")
+	assert.Contains(t, out.String(), "0 findings in what ran: INTERRUPTED")
+}
+
+func TestExploreCannotBeMade(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad flag", []string{"explore", "--nope"}, "conformance explore: flag provided but not defined: -nope"},
+		{"no workers", []string{"explore", "--workers", "0"}, "--workers must be at least 1"},
+		{"negative duration", []string{"explore", "--duration", "-1s"}, "must not be negative"},
+		{"bad format", []string{"explore", "--format", "yaml"}, `unknown --format "yaml"`},
+		{"negative lag", []string{"explore", "--lag", "-1s"}, "--lag must not be negative"},
+		{"bad seed", []string{"explore", "--seed", "x"}, `invalid value "x" for flag -seed`},
+		{"no key", []string{"explore", "--base-url", "http://127.0.0.1:1/v1"}, "want an API key"},
+		{"unreachable", []string{"explore", "--base-url", "http://127.0.0.1:1/v1", "--api-key", "k", "--steps", "5"}, "target unreachable"},
+		{"key refused", []string{"explore", "--base-url", openReference(t, false), "--api-key", "not-the-key", "--steps", "5"}, "refused the API key"},
+		{"replay without file", []string{"replay"}, "want a replay FILE"},
+		{"replay missing file", []string{"replay", "/nonexistent.json"}, "no such file"},
+		{"replay bad replays", []string{"replay", "x.json", "--replays", "0"}, "--replays must be at least 1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runMain(t, nil, tt.args...)
+			assert.Equal(t, 2, code, out)
+			assert.Contains(t, errOut, tt.want)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+		})
+	}
+}

@@ -1,0 +1,367 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Defaults of Config.
+const (
+	DefaultLag        = time.Second
+	DefaultReplays    = 10
+	DefaultShrinkTime = 30 * time.Second
+	DefaultTimeout    = 10 * time.Second
+	DefaultMaxCreates = 1000
+)
+
+// Config bounds and shapes a run.
+type Config struct {
+	Target Target
+	// Doc is the description the model is read from.
+	Doc *openapi3.T
+	// Now is the run's clock for getPet's removal date; zero is time.Now.
+	Now time.Time
+	// Seed and Workers decide the steps: worker w draws from PCG(Seed, w+1).
+	Seed    uint64
+	Workers int
+	// Duration and Steps bound the exploration (zero: no bound; at least one must be set).
+	// Steps counts the steps of all workers.
+	Duration time.Duration
+	Steps    int
+	// MaxCreates bounds the animals the exploration creates; shrinking and replays have a
+	// budget of the same size of their own.
+	MaxCreates int
+	// Rate is the most requests per second of all workers together; zero is no limit.
+	Rate float64
+	// Lag is how long after its creation an animal may still be missing from answers.
+	Lag time.Duration
+	// Replays is how often the shrunk sequence is run to tell deterministic from intermittent.
+	Replays int
+	// ShrinkTime bounds shrinking.
+	ShrinkTime time.Duration
+	// Timeout bounds each request.
+	Timeout time.Duration
+	// Provenance is copied into the report and the replay file.
+	Provenance Provenance
+	// Fresh, when set, starts a new instance of the target (an in-process server) for each
+	// run of shrinking and replays, and returns it with the function that stops it: the
+	// shrunk sequence then needs no state the exploration left behind. Without it every run
+	// goes to Target as it now is.
+	Fresh func() (Target, func(), error)
+}
+
+func (c *Config) defaults() error {
+	if c.Workers <= 0 {
+		c.Workers = 1
+	}
+	if c.Duration <= 0 && c.Steps <= 0 {
+		return errors.New("explore: want a duration or a number of steps")
+	}
+	if c.Lag < 0 || c.MaxCreates < 0 || c.Rate < 0 || c.Replays < 0 {
+		return errors.New("explore: the lag, the budget of creates, the rate and the replays cannot be negative")
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ShrinkTime <= 0 {
+		c.ShrinkTime = DefaultShrinkTime
+	}
+	return nil
+}
+
+// ErrUnreachable and ErrKeyRefused say why a run could not be made: the first request got no
+// answer, or a 401.
+var (
+	ErrUnreachable = errors.New("target unreachable")
+	ErrKeyRefused  = errors.New("the target refused the API key")
+)
+
+// Run explores the target until a bound is reached, a finding is made or ctx is cancelled;
+// a finding is then shrunk and replayed. The report says what ran in every case. The error
+// is set only when the run could not be made.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	f, err := LoadFacts(cfg.Doc, cfg.Now)
+	if err != nil {
+		return nil, err
+	}
+	r := newRunner(cfg.Target, f, cfg.Timeout, cfg.Rate, cfg.Fresh)
+	if err := r.preflight(ctx); err != nil {
+		return nil, err
+	}
+	rep := &Report{Provenance: cfg.Provenance, Target: redactURL(cfg.Target.BaseURL), Seed: cfg.Seed, Workers: cfg.Workers,
+		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String()},
+		GetGone: f.GetGone}
+	start := time.Now()
+	seq, found, stop := explorePhase(ctx, r, cfg)
+	rep.Seconds = time.Since(start).Seconds()
+	rep.Requests = r.c.requests.Load()
+	rep.Steps = seq.Len()
+	rep.Created = stop.created
+	rep.Throttled = r.c.throttled.Load()
+	rep.StoppedBy = stop.reason
+	if rep.Seconds > 0 {
+		rep.RequestsPerSecond = float64(rep.Requests) / rep.Seconds
+	}
+	if found == nil {
+		return rep, nil
+	}
+	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index, AfterSeconds: found.after.Seconds(),
+		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq, Trace: found.trace}
+	if ctx.Err() == nil {
+		post := &budget{max: int64(cfg.MaxCreates)}
+		before := r.c.requests.Load()
+		shrinkStart := time.Now()
+		s := shrink(ctx, r, cfg, post, seq, found.linear, fd.Violation, fd.Trace)
+		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
+		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
+		var res replayResult
+		fd.Shrunk, res = s.settle(cfg.Replays)
+		fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
+		if res.trace != nil {
+			fd.Trace = res.trace
+		}
+		rep.PostRequests = r.c.requests.Load() - before
+		rep.PostCreated = post.used.Load()
+	}
+	fd.Class = classOf(fd.Replays, fd.ReplaysFailed)
+	rep.Findings = append(rep.Findings, fd)
+	return rep, nil
+}
+
+// preflight asks for a listing: no answer or a 401 means the run cannot be made.
+func (r *runner) preflight(ctx context.Context) error {
+	status, _, _, err := r.send(ctx, http.MethodGet, r.t.BaseURL+"/pets", Step{Op: opList})
+	switch {
+	case err != nil:
+		return fmt.Errorf("explore: %w: %s", ErrUnreachable, r.redact(err.Error()))
+	case status == http.StatusUnauthorized:
+		return fmt.Errorf("explore: %w (401 to GET /pets)", ErrKeyRefused)
+	}
+	return nil
+}
+
+// found is the first violation of a phase.
+type found struct {
+	v             *Violation
+	worker, index int
+	after         time.Duration
+	requests      int64
+	trace         []Exchange
+	linear        Sequence // the exploration's steps in one worker, in the order they were sent
+}
+
+type stopInfo struct {
+	reason  string
+	created int64
+}
+
+// Reasons a run stops.
+const (
+	StopDuration  = "duration"
+	StopSteps     = "steps"
+	StopFinding   = "finding"
+	StopInterrupt = "interrupt"
+)
+
+// explorePhase runs the workers with freshly drawn steps and returns what they sent.
+func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found, stopInfo) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var timeUp atomic.Bool
+	if cfg.Duration > 0 {
+		t := time.AfterFunc(cfg.Duration, func() { timeUp.Store(true); cancel() })
+		defer t.Stop()
+	}
+	m := newModel(r.f, cfg.Lag)
+	creates := &budget{max: int64(cfg.MaxCreates)}
+	var steps atomic.Int64
+	var once sync.Once
+	var first *found
+	start := time.Now()
+	seq := Sequence{Workers: make([][]Step, cfg.Workers)}
+	// order[w][i] is when worker w's step i was sent, counted over all workers: shrinking
+	// tries the steps of all workers one after the other in that order.
+	order := make([][]int64, cfg.Workers)
+	var sent atomic.Int64
+	var wg sync.WaitGroup
+	for n := range cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g, w := newGenerator(r.f, cfg.Seed, n), newWorker(n)
+			for i := 0; ctx.Err() == nil; i++ {
+				if cfg.Steps > 0 && steps.Add(1) > int64(cfg.Steps) {
+					return
+				}
+				st := g.next(creates.used.Load() < creates.max)
+				at := sent.Add(1)
+				ex, v, err := r.exec(ctx, m, creates, w, i, st)
+				if err != nil {
+					return // cancelled (or a create the budget no longer allowed): not part of the sequence
+				}
+				seq.Workers[n] = append(seq.Workers[n], st)
+				order[n] = append(order[n], at)
+				if v != nil {
+					once.Do(func() {
+						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.c.requests.Load(), trace: []Exchange{ex}}
+						cancel()
+					})
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	info := stopInfo{created: creates.used.Load()}
+	switch {
+	case first != nil:
+		info.reason = StopFinding
+		first.linear = linearize(seq, order)
+	case timeUp.Load():
+		info.reason = StopDuration
+	case cfg.Steps > 0 && steps.Load() >= int64(cfg.Steps):
+		info.reason = StopSteps
+	default:
+		info.reason = StopInterrupt
+	}
+	return seq, first, info
+}
+
+// linearize puts the steps of all workers into one, in the order they were sent, with
+// their references renumbered.
+func linearize(seq Sequence, order [][]int64) Sequence {
+	type pos struct{ w, i int }
+	var all []pos
+	for w, steps := range seq.Workers {
+		for i := range steps {
+			all = append(all, pos{w, i})
+		}
+	}
+	sort.Slice(all, func(a, b int) bool { return order[all[a].w][all[a].i] < order[all[b].w][all[b].i] })
+	index := map[pos]int{}
+	out := make([]Step, 0, len(all))
+	for n, p := range all {
+		st := seq.Workers[p.w][p.i]
+		if st.Ref != nil {
+			st.Ref = ptr(index[pos{p.w, *st.Ref}])
+		}
+		index[p] = n
+		out = append(out, st)
+	}
+	return Sequence{Workers: [][]Step{out}}
+}
+
+// merge orders the exchanges of all workers by the time they were sent.
+func merge(traces [][]Exchange) []Exchange {
+	var out []Exchange
+	for _, t := range traces {
+		out = append(out, t...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start.Before(out[j].start) })
+	return out
+}
+
+// play runs a fixed sequence with a fresh model, the workers concurrently, and stops at the
+// first violation. err is set when the sequence could not be run to its end or to a finding.
+func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
+	if r.fresh != nil {
+		t, stop, err := r.fresh()
+		if err != nil {
+			return nil, nil, fmt.Errorf("explore: a fresh target: %w", err)
+		}
+		defer stop()
+		own := *r
+		own.t = t
+		r = &own
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := newModel(r.f, lag)
+	var once sync.Once
+	var first *found
+	var firstErr error
+	traces := make([][]Exchange, len(seq.Workers))
+	var wg sync.WaitGroup
+	for n, steps := range seq.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorker(n)
+			for i, st := range steps {
+				ex, v, err := r.exec(ctx, m, creates, w, i, st)
+				if err != nil {
+					once.Do(func() { firstErr = err; cancel() })
+					return
+				}
+				traces[n] = append(traces[n], ex)
+				if v != nil {
+					once.Do(func() { first = &found{v: v, worker: n, index: i}; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first, merge(traces), nil
+	}
+	return nil, merge(traces), firstErr
+}
+
+type replayResult struct {
+	runs, failed int
+	trace        []Exchange // of the first failing run
+	violation    *Violation
+	err          error
+}
+
+// replay runs seq times times and counts the runs that meet a violation of rule ("" any).
+func replay(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, rule string, times int) replayResult {
+	var res replayResult
+	for range times {
+		fd, trace, err := play(ctx, r, cfg.Lag, creates, seq)
+		if err != nil {
+			res.err = err
+			break
+		}
+		res.runs++
+		if fd != nil && (rule == "" || fd.v.Rule == rule) {
+			res.failed++
+			if res.trace == nil {
+				res.trace, res.violation = trace, fd.v
+			}
+		}
+	}
+	return res
+}
+
+// Classes of a finding, from its replays.
+const (
+	Deterministic = "deterministic"
+	Intermittent  = "intermittent"
+	NotReproduced = "not reproduced"
+	NotReplayed   = "not replayed"
+)
+
+func classOf(runs, failed int) string {
+	switch {
+	case runs == 0:
+		return NotReplayed
+	case failed == runs:
+		return Deterministic
+	case failed > 0:
+		return Intermittent
+	}
+	return NotReproduced
+}

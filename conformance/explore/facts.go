@@ -1,0 +1,136 @@
+// Package explore runs seeded random sequences of requests from concurrent workers against a
+// pet store service and checks every answer against a model of what the interface document
+// fixes and what it leaves free. A failing sequence is shrunk (fewer workers, fewer steps,
+// simpler inputs), replayed to tell a deterministic fault from an intermittent one, and
+// written as a replay file.
+//
+// The model, with the sections it rests on:
+//   - fixed: an animal created is there for good with exactly the fields it was created with
+//     (2, 4.2, 4.3); ids are unique (2); a listing holds at most the limit, the default when
+//     none is given (4.1 rule 1, 8); a status filter is exact (4.1 rule 2); getPet returns the
+//     animal with that id, or 404 when none exists (4.3); a missing or wrong key is a 401 (5.3);
+//     every error is an Error record whose status repeats the HTTP status (7); no answer is a
+//     5xx, and every answer validates against the spec.
+//   - free: listing order; pages shorter than the limit; visibility that lags creation by at
+//     most Config.Lag; animals other clients create meanwhile; the answer to the requests the
+//     document is silent on (an out-of-range limit, an unknown status filter, a petId that is
+//     not an integer), as long as it is not a 5xx and a 4xx is an Error record.
+//
+// Facts (operations, the limit's bounds and default, the status values, the NewPet schema,
+// getPet's removal date) come from the description, never from literals.
+package explore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Operation ids and the names of the fields and parameters the model reads. Each is looked
+// up in the description when the facts are loaded, so a renamed one fails loudly.
+const (
+	opList   = "listPets"
+	opCreate = "createPet"
+	opGet    = "getPet"
+
+	paramLimit  = "limit"
+	paramStatus = "status"
+
+	fieldID       = "id"
+	fieldName     = "name"
+	fieldCategory = "categoryId"
+	fieldStatus   = "status"
+)
+
+// Facts is what the model knows from the description.
+type Facts struct {
+	Doc       *openapi3.T
+	Validator *spec.Validator
+	Base      string // the description's base path, "/v1"
+	Ops       map[string]spec.Operation
+	Limit     spec.IntBounds   // listPets limit: minimum, maximum, default
+	Statuses  []string         // PetStatus values
+	NewPet    *openapi3.Schema // createPet's request body schema
+	Required  map[string]bool  // NewPet's required properties
+	GetGone   bool             // getPet's removal date has passed at the run's clock
+	ErrSchema *openapi3.Schema // the Error record
+}
+
+// LoadFacts reads the facts from doc; now decides whether getPet is gone (zero: time.Now).
+func LoadFacts(doc *openapi3.T, now time.Time) (*Facts, error) {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	f := &Facts{Doc: doc, Ops: map[string]spec.Operation{}, Required: map[string]bool{}}
+	var err error
+	if f.Validator, err = spec.NewValidator(doc); err != nil {
+		return nil, err
+	}
+	if f.Base, err = spec.BasePath(doc); err != nil {
+		return nil, err
+	}
+	for _, id := range []string{opList, opCreate, opGet} {
+		if f.Ops[id], err = spec.FindOperation(doc, id); err != nil {
+			return nil, fmt.Errorf("explore: %w", err)
+		}
+	}
+	f.GetGone = f.Ops[opGet].Gone(now)
+	if f.Limit, err = spec.QueryInt(doc, opList, paramLimit); err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	if !f.Limit.HasMin || !f.Limit.HasMax || !f.Limit.HasDefault {
+		return nil, fmt.Errorf("explore: %s %s needs a minimum, a maximum and a default", opList, paramLimit)
+	}
+	if f.Statuses, err = spec.StatusValues(doc); err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	if p := f.Ops[opList].Op.Parameters.GetByInAndName(openapi3.ParameterInQuery, paramStatus); p == nil {
+		return nil, fmt.Errorf("explore: %s has no query parameter %q", opList, paramStatus)
+	}
+	body := f.Ops[opCreate].Op.RequestBody
+	if body == nil || body.Value == nil || body.Value.Content.Get("application/json") == nil {
+		return nil, fmt.Errorf("explore: %s has no JSON request body", opCreate)
+	}
+	f.NewPet = body.Value.Content.Get("application/json").Schema.Value
+	for _, name := range []string{fieldName, fieldCategory, fieldStatus} {
+		if f.NewPet.Properties[name] == nil {
+			return nil, fmt.Errorf("explore: the %s body has no property %q", opCreate, name)
+		}
+	}
+	for _, name := range f.NewPet.Required {
+		f.Required[name] = true
+	}
+	errRef := doc.Components.Schemas["Error"]
+	if errRef == nil || errRef.Value == nil {
+		return nil, fmt.Errorf("explore: the description has no Error schema")
+	}
+	f.ErrSchema = errRef.Value
+	return f, nil
+}
+
+// effectiveLimit is the most a listing may hold for the limit text sent ("" when absent):
+// the limit itself when it is within the bounds, the default when absent, and the maximum
+// for any other value (the answer to those is not shown, but never more than the maximum).
+func (f *Facts) effectiveLimit(limit *string) int64 {
+	if limit == nil {
+		return f.Limit.Default
+	}
+	var n int64
+	if _, err := fmt.Sscan(*limit, &n); err == nil && fmt.Sprint(n) == *limit && n >= f.Limit.Min && n <= f.Limit.Max {
+		return n
+	}
+	return f.Limit.Max
+}
+
+// isStatus reports whether s is one of the PetStatus values.
+func (f *Facts) isStatus(s string) bool {
+	for _, v := range f.Statuses {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/spec"
+)
+
+func facts(t *testing.T) *Facts {
+	f, err := LoadFacts(spec.MustLoad(), time.Time{})
+	require.NoError(t, err)
+	return f
+}
+
+// The verdict on a createPet body comes from the spec's NewPet schema.
+func TestClassify(t *testing.T) {
+	f := facts(t)
+	for body, want := range map[string]verdict{
+		`{"name":"Rex","categoryId":1}`:                    accept,
+		`{"name":"Rex","categoryId":1,"status":"sold"}`:    accept,
+		`{"name":"Café","categoryId":1}`:                   open,
+		`{"name":"Rex","categoryId":9007199254740993}`:     open,
+		`{"categoryId":1}`:                                 reject,
+		`{"name":"Rex","categoryId":"1"}`:                  reject,
+		`{"name":"Rex","categoryId":1,"status":"unknown"}`: reject,
+		`[]`: reject,
+		`{`:  reject,
+		``:   reject,
+	} {
+		assert.Equal(t, want, f.classify(body), body)
+	}
+}
+
+func TestEffectiveLimit(t *testing.T) {
+	f := facts(t)
+	assert.Equal(t, f.Limit.Default, f.effectiveLimit(nil))
+	assert.Equal(t, int64(7), f.effectiveLimit(ptr("7")))
+	for _, bad := range []string{"0", "101", "abc", "07", ""} {
+		assert.Equal(t, f.Limit.Max, f.effectiveLimit(ptr(bad)), bad)
+	}
+}
+
+// A 404 for an animal created within the lag asks for a recheck; past the lag it is a
+// violation; an unknown id may be missing.
+func TestMissingWithinLag(t *testing.T) {
+	m := newModel(facts(t), time.Second)
+	now := time.Now()
+	require.Nil(t, m.created(pet{name: "a", category: "1"}, pet{id: "5", name: "a", category: "1"}, true, now, "w0 #0"))
+	wait, v := m.missing("5", now.Add(100*time.Millisecond))
+	assert.Nil(t, v)
+	assert.InDelta(t, 900*time.Millisecond, wait, float64(5*time.Millisecond))
+	_, v = m.missing("5", now.Add(2*time.Second))
+	require.NotNil(t, v)
+	assert.Equal(t, "persist", v.Rule)
+	wait, v = m.missing("6", now)
+	assert.Zero(t, wait)
+	assert.Nil(t, v)
+	v = m.created(pet{name: "b", category: "1"}, pet{id: "5", name: "b", category: "1"}, true, now, "w1 #0")
+	require.NotNil(t, v)
+	assert.Equal(t, "ids-unique", v.Rule)
+}
+
+func TestListedFilterAndLimit(t *testing.T) {
+	m := newModel(facts(t), time.Second)
+	sold := pet{id: "1", name: "a", category: "1", status: "sold", hasStatus: true}
+	assert.Nil(t, m.listed([]pet{sold}, 1, ptr("sold"), time.Now(), "w0 #0"))
+	assert.Equal(t, "list-filter", m.listed([]pet{sold}, 5, ptr("available"), time.Now(), "w0 #1").Rule)
+	assert.Equal(t, "list-limit", m.listed([]pet{sold, {id: "2", name: "b", category: "1"}}, 1, nil, time.Now(), "w0 #2").Rule)
+	assert.Equal(t, "persist", m.listed([]pet{{id: "1", name: "changed", category: "1", status: "sold", hasStatus: true}}, 5, nil, time.Now(), "w0 #3").Rule)
+	assert.Nil(t, m.listed([]pet{sold}, 5, ptr("not-a-status"), time.Now(), "w0 #4"), "an unknown filter value is not judged")
+}
+
+// Removing a createPet step removes the steps that refer to it and renumbers the rest.
+func TestWithoutKeepsReferences(t *testing.T) {
+	create := Step{Op: opCreate, Body: `{"name":"a","categoryId":1}`}
+	seq := Sequence{Workers: [][]Step{{create, create, {Op: opGet, Ref: ptr(0)}, {Op: opGet, Ref: ptr(1)}}}}
+	got := seq.without(0, 0, 1)
+	require.Len(t, got.Workers[0], 2)
+	assert.Equal(t, 0, *got.Workers[0][1].Ref)
+	assert.Len(t, seq.Workers[0], 4, "the original is unchanged")
+}
+
+func TestReplayFileRoundTripAndChecks(t *testing.T) {
+	dir := t.TempDir()
+	rf := ReplayFile{Format: ReplayFormat, Lag: "1s", Finding: Violation{Rule: "persist"},
+		Sequence: Sequence{Workers: [][]Step{{{Op: opCreate, Body: `{"name":"a","categoryId":1}`}, {Op: opGet, Ref: ptr(0)}}}}}
+	path := filepath.Join(dir, "r.json")
+	require.NoError(t, WriteReplayFile(path, rf))
+	got, err := ReadReplayFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, rf.Sequence.Size(), got.Sequence.Size())
+
+	for name, body := range map[string]string{
+		"forward ref": `{"format":"` + ReplayFormat + `","workers":[[{"op":"getPet","ref":1},{"op":"createPet","body":"{}"}]]}`,
+		"unknown op":  `{"format":"` + ReplayFormat + `","workers":[[{"op":"deletePet"}]]}`,
+		"old format":  `{"format":"x/0","workers":[[{"op":"listPets"}]]}`,
+		"no steps":    `{"format":"` + ReplayFormat + `","workers":[]}`,
+	} {
+		p := filepath.Join(dir, name+".json")
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+		_, err := ReadReplayFile(p)
+		assert.Error(t, err, name)
+	}
+}

@@ -1,0 +1,198 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+)
+
+// Provenance is what a report needs to reproduce its run: the harness that made it, the
+// description it used, the seed and the command line (the key masked).
+type Provenance struct {
+	Harness    string   `json:"harness"`
+	SpecSHA256 string   `json:"specSha256"`
+	Seed       uint64   `json:"seed"`
+	Flags      []string `json:"flags"`
+}
+
+// Bounds are the limits the run was given.
+type Bounds struct {
+	Duration   string  `json:"duration"`
+	Steps      int     `json:"steps,omitempty"`
+	MaxCreates int     `json:"maxCreates"`
+	Rate       float64 `json:"rate,omitempty"`
+	Lag        string  `json:"lag"`
+}
+
+// Report is what an explore run did and found.
+type Report struct {
+	Provenance        Provenance `json:"provenance"`
+	Target            string     `json:"target"`
+	Seed              uint64     `json:"seed"`
+	Workers           int        `json:"workers"`
+	Bounds            Bounds     `json:"bounds"`
+	StoppedBy         string     `json:"stoppedBy"`
+	Seconds           float64    `json:"seconds"`
+	Steps             int        `json:"steps"`
+	Requests          int64      `json:"requests"`
+	RequestsPerSecond float64    `json:"requestsPerSecond"`
+	Created           int64      `json:"created"`
+	Throttled         int64      `json:"throttled"`
+	PostRequests      int64      `json:"shrinkAndReplayRequests"`
+	PostCreated       int64      `json:"shrinkAndReplayCreated"`
+	GetGone           bool       `json:"getPetGone,omitempty"`
+	Findings          []Finding  `json:"findings"`
+}
+
+// Finding is a violation, the sequence that led to it (shrunk), and how it replays.
+type Finding struct {
+	Violation
+	Worker        int      `json:"worker"`
+	Step          int      `json:"step"`
+	AfterSeconds  float64  `json:"afterSeconds"`
+	AfterRequests int64    `json:"afterRequests"`
+	Original      string   `json:"original"`
+	Shrunk        Sequence `json:"shrunk"`
+	// ShrunkViolation is what a replay of the shrunk sequence met (same rule, perhaps
+	// another animal or another message).
+	ShrunkViolation *Violation `json:"shrunkViolation,omitempty"`
+	ShrinkRuns      int        `json:"shrinkRuns"`
+	ShrinkSeconds   float64    `json:"shrinkSeconds"`
+	Replays         int        `json:"replays"`
+	ReplaysFailed   int        `json:"replaysFailed"`
+	Class           string     `json:"class"`
+	Trace           []Exchange `json:"trace"`
+}
+
+// ReplayLine is "failed 3 of 10 replays (intermittent)".
+func (f Finding) ReplayLine() string {
+	if f.Replays == 0 {
+		return "not replayed"
+	}
+	return fmt.Sprintf("failed %d of %d replays (%s)", f.ReplaysFailed, f.Replays, f.Class)
+}
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, rep *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteText writes the report for a person: provenance, what ran, each finding with its
+// shrunk sequence, the exchanges of a failing replay and curl lines.
+func WriteText(w io.Writer, rep *Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "conformance explore: %s\n", rep.Target)
+	fmt.Fprintf(&b, "  harness %s\n  spec sha256 %s\n  seed %d, %d workers, flags: %s\n", rep.Provenance.Harness,
+		rep.Provenance.SpecSHA256, rep.Seed, rep.Workers, strings.Join(rep.Provenance.Flags, " "))
+	fmt.Fprintf(&b, "  bounds: duration %s, steps %s, max creates %d, rate %s, allowed lag %s\n", rep.Bounds.Duration,
+		orNone(rep.Bounds.Steps), rep.Bounds.MaxCreates, rateText(rep.Bounds.Rate), rep.Bounds.Lag)
+	if rep.GetGone {
+		b.WriteString("  getPet is past its removal date: no getPet steps\n")
+	}
+	fmt.Fprintf(&b, "ran %.1fs (stopped by %s): %d steps, %d requests (%.0f requests/s), %d animals created, %d throttled answers\n",
+		rep.Seconds, rep.StoppedBy, rep.Steps, rep.Requests, rep.RequestsPerSecond, rep.Created, rep.Throttled)
+	if rep.PostRequests > 0 {
+		fmt.Fprintf(&b, "shrinking and replays: %d requests, %d animals created\n", rep.PostRequests, rep.PostCreated)
+	}
+	for _, f := range rep.Findings {
+		writeFinding(&b, f)
+	}
+	switch {
+	case len(rep.Findings) > 0:
+		fmt.Fprintf(&b, "%s: NOT CONFORMING\n", plural(len(rep.Findings), "finding"))
+	case rep.StoppedBy == StopInterrupt:
+		b.WriteString("0 findings in what ran: INTERRUPTED\n")
+	default:
+		b.WriteString("0 findings: nothing contradicts the interface document\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeFinding(b *strings.Builder, f Finding) {
+	fmt.Fprintf(b, "\nFINDING %s (section %s): %s\n", f.Rule, f.Section, f.Message)
+	fmt.Fprintf(b, "  found after %.2fs and %d requests, at worker %d step #%d\n", f.AfterSeconds, f.AfterRequests, f.Worker, f.Step)
+	fmt.Fprintf(b, "  shrunk from %s to %s (%d runs, %.1fs)\n", f.Original, f.Shrunk.Size(), f.ShrinkRuns, f.ShrinkSeconds)
+	fmt.Fprintf(b, "  %s\n", f.ReplayLine())
+	if v := f.ShrunkViolation; v != nil && v.Message != f.Message {
+		fmt.Fprintf(b, "  the shrunk sequence meets: %s\n", v.Message)
+	}
+	b.WriteString("  sequence:\n")
+	for w, steps := range f.Shrunk.Workers {
+		for i, st := range steps {
+			fmt.Fprintf(b, "    w%d #%d %s\n", w, i, st)
+		}
+	}
+	writeTrace(b, f.Trace)
+}
+
+// writeTrace writes the exchanges and the curl lines that repeat them.
+func writeTrace(b *strings.Builder, trace []Exchange) {
+	if len(trace) == 0 {
+		return
+	}
+	const shown = 40
+	b.WriteString("  exchanges of a failing run:\n")
+	from := max(len(trace)-shown, 0)
+	if from > 0 {
+		fmt.Fprintf(b, "    (%d earlier exchanges left out)\n", from)
+	}
+	for _, ex := range trace[from:] {
+		switch {
+		case ex.Skipped != "":
+			fmt.Fprintf(b, "    w%d #%d %s: not sent (%s)\n", ex.Worker, ex.Index, ex.Step, ex.Skipped)
+		case ex.Error != "":
+			fmt.Fprintf(b, "    w%d #%d %s %s -> no answer: %s\n", ex.Worker, ex.Index, ex.Method, ex.URL, ex.Error)
+		default:
+			fmt.Fprintf(b, "    w%d #%d %s %s %s-> %d %s\n", ex.Worker, ex.Index, ex.Method, ex.URL, bodyText(ex.RequestBody), ex.Status, oneLine(ex.ResponseBody))
+		}
+	}
+	b.WriteString("  curl (the key from $PETSTORE_API_KEY):\n")
+	for _, ex := range trace[from:] {
+		if ex.Curl != "" && ex.Skipped == "" {
+			fmt.Fprintf(b, "    %s\n", ex.Curl)
+		}
+	}
+}
+
+func bodyText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + " "
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		return s[:300] + "..."
+	}
+	return s
+}
+
+func orNone(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return fmt.Sprint(n)
+}
+
+func rateText(r float64) string {
+	if r == 0 {
+		return "unlimited"
+	}
+	return fmt.Sprintf("%g/s", r)
+}
+
+// redactURL hides a password in a base URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,197 @@
+package seqmutants
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/conformance/explore"
+)
+
+// Options shape the explore runs of a measurement.
+type Options struct {
+	ShrinkTime time.Duration // per finding; zero: explore's default
+	Replays    int           // of the shrunk sequence, to classify it
+	// ReplayFileRuns is how often the written replay file is run again to show that the
+	// finding reproduces; zero skips that check.
+	ReplayFileRuns int
+	// Budget, when its Steps is set, replaces every mutant's own.
+	Budget Budget
+	// Dir receives the replay files; "" means a temporary directory.
+	Dir string
+	// Lag is the visibility lag explore allows; zero is explore.DefaultLag.
+	Lag time.Duration
+}
+
+// Outcome is one explore run against one server.
+type Outcome struct {
+	Seed       uint64
+	Report     *explore.Report
+	Found      bool
+	Rule       string
+	After      time.Duration // until the finding, before shrinking
+	Shrunk     int           // steps of the shrunk sequence
+	Class      string
+	Reproduced int // failing runs of the replay file, out of Options.ReplayFileRuns
+}
+
+// RunOne explores a fresh server of m with seed, within m's budget.
+func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Options) (Outcome, error) {
+	t, stop, err := Serve(doc, m)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer stop()
+	b := m.Budget
+	if o.Budget.Steps > 0 {
+		b = o.Budget
+	}
+	cfg := explore.Config{Target: t, Doc: doc, Seed: seed, Workers: max(b.Workers, 1), Steps: b.Steps, Duration: 2 * time.Minute,
+		MaxCreates: 5 * b.Steps, Lag: cmp.Or(o.Lag, explore.DefaultLag), Replays: o.Replays, ShrinkTime: o.ShrinkTime, Timeout: 5 * time.Second}
+	cfg.Fresh = func() (explore.Target, func(), error) { return Serve(doc, m) }
+	rep, err := explore.Run(ctx, cfg)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%s seed %d: %w", m.Name, seed, err)
+	}
+	out := Outcome{Seed: seed, Report: rep}
+	if len(rep.Findings) == 0 {
+		return out, nil
+	}
+	f := rep.Findings[0]
+	out.Found, out.Rule, out.Class = true, f.Rule, f.Class
+	out.After, out.Shrunk = time.Duration(f.AfterSeconds*float64(time.Second)), f.Shrunk.Len()
+	if o.ReplayFileRuns == 0 {
+		return out, nil
+	}
+	dir := o.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "seqmutants-"); err != nil {
+			return out, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.json", m.Name, seed))
+	if err := explore.WriteReplayFile(path, explore.NewReplayFile(rep, f)); err != nil {
+		return out, err
+	}
+	rf, err := explore.ReadReplayFile(path)
+	if err != nil {
+		return out, err
+	}
+	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: t, Doc: doc, Times: o.ReplayFileRuns, MaxCreates: cfg.MaxCreates,
+		Fresh: cfg.Fresh}, rf)
+	if err != nil {
+		return out, err
+	}
+	out.Reproduced = rr.Failed
+	return out, nil
+}
+
+// Row is one mutant over several seeds.
+type Row struct {
+	Mutant   Mutant
+	Outcomes []Outcome
+	Options  Options
+}
+
+// Found counts the seeds on which the mutant was found.
+func (r Row) Found() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Found {
+			n++
+		}
+	}
+	return n
+}
+
+func (r Row) found() []Outcome {
+	return slices.DeleteFunc(slices.Clone(r.Outcomes), func(o Outcome) bool { return !o.Found })
+}
+
+// MedianAfter is the median time to find over the seeds that found it.
+func (r Row) MedianAfter() time.Duration {
+	var d []time.Duration
+	for _, o := range r.found() {
+		d = append(d, o.After)
+	}
+	return median(d)
+}
+
+// MedianShrunk is the median length of the shrunk sequences.
+func (r Row) MedianShrunk() int {
+	var n []int
+	for _, o := range r.found() {
+		n = append(n, o.Shrunk)
+	}
+	return median(n)
+}
+
+func median[T int | time.Duration](v []T) T {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// WriteTable writes the rows as a markdown table.
+func WriteTable(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	b.WriteString("| Mutant | Fault | Budget | Found | Median time to find | Median shrunk length | Rules | Classes | Replay file reproduces |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		budget := r.Mutant.Budget
+		if r.Options.Budget.Steps > 0 {
+			budget = r.Options.Budget
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %d steps | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
+			r.Found(), len(r.Outcomes), r.MedianAfter().Round(time.Millisecond), r.MedianShrunk(),
+			tally(r.found(), func(o Outcome) string { return o.Rule }), tally(r.found(), func(o Outcome) string { return o.Class }),
+			reproduced(r))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func reproduced(r Row) string {
+	if r.Options.ReplayFileRuns == 0 {
+		return "not checked"
+	}
+	n := 0
+	for _, o := range r.found() {
+		if o.Reproduced > 0 {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d/%d", n, r.Found())
+}
+
+// tally is "a ×3, b ×1", most frequent first.
+func tally(os []Outcome, key func(Outcome) string) string {
+	counts := map[string]int{}
+	var keys []string
+	for _, o := range os {
+		k := key(o)
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return counts[b] - counts[a] })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s ×%d", k, counts[k])
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,88 @@
+package seqmutants
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// The fast subset of make explore-mutants: every sequence mutant is found within its budget
+// on one seed, its shrunk sequence is no longer than what was explored, and the replay file
+// written for it fails again against a fresh server. The whole table (20 seeds) is
+// make explore-mutants.
+func TestMutantsFoundWithinBudget(t *testing.T) {
+	doc := spec.MustLoad()
+	for _, m := range Catalogue() {
+		t.Run(m.Name, func(t *testing.T) {
+			o, err := RunOne(context.Background(), doc, m, 1, Options{ShrinkTime: 2 * time.Second, Replays: 5, ReplayFileRuns: 10,
+				Lag: 100 * time.Millisecond})
+			require.NoError(t, err)
+			require.True(t, o.Found, "%s not found within %s", m.Name, m.Budget)
+			f := o.Report.Findings[0]
+			assert.LessOrEqual(t, o.Report.Steps, m.Budget.Steps)
+			assert.LessOrEqual(t, f.Shrunk.Len(), o.Report.Steps)
+			assert.Positive(t, o.Reproduced, "the replay file of %s does not reproduce: %s", m.Name, f.ReplayLine())
+			assert.NotEmpty(t, f.Trace)
+			t.Logf("%s: %s after %s; shrunk from %s to %s; %s", m.Name, f.Rule, o.After.Round(time.Millisecond), f.Original, f.Shrunk.Size(), f.ReplayLine())
+		})
+	}
+}
+
+// No false findings against servers that make the document's open choices otherwise:
+// newest-first order, random ids, short pages, a listing lag of a few hundred milliseconds,
+// another client creating animals, and all of them at once.
+func TestAllowedServersHaveNoFindings(t *testing.T) {
+	doc := spec.MustLoad()
+	for _, m := range Allowed() {
+		t.Run(m.Name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 2; seed++ {
+				o, err := RunOne(context.Background(), doc, m, seed, Options{Budget: Budget{Workers: 4, Steps: 800}, ShrinkTime: time.Second, Replays: 1,
+					Lag: 2 * ListingLag})
+				require.NoError(t, err)
+				if !assert.False(t, o.Found, "seed %d", seed) {
+					f := o.Report.Findings[0]
+					t.Logf("%s: %s", f.Rule, f.Message)
+				}
+				assert.Greater(t, o.Report.Created, int64(100))
+			}
+		})
+	}
+}
+
+// The servers really do make their choices: a listing of the newest-first server starts with
+// the newest animal, the random-ids one hands out large ids, the lagging one hides a new
+// animal and then shows it.
+func TestAllowedServersDiffer(t *testing.T) {
+	doc := spec.MustLoad()
+	byName := map[string]Mutant{}
+	for _, m := range Allowed() {
+		byName[m.Name] = m
+	}
+	create := func(c *client, name string) string {
+		return c.do(t, "POST", "/pets", fmt.Sprintf(`{"name":%q,"categoryId":1}`, name))
+	}
+	t.Run("newest-first", func(t *testing.T) {
+		c := newClient(t, doc, byName["newest-first"])
+		create(c, "old")
+		create(c, "new")
+		body := c.do(t, "GET", "/pets", "")
+		assert.Less(t, strings.Index(body, `"new"`), strings.Index(body, `"old"`))
+	})
+	t.Run("random-ids", func(t *testing.T) {
+		c := newClient(t, doc, byName["random-ids"])
+		assert.Regexp(t, `"id":\d{10,}`, create(c, "r"))
+	})
+	t.Run("listing-lag", func(t *testing.T) {
+		c := newClient(t, doc, byName["listing-lag"])
+		create(c, "lagging")
+		assert.NotContains(t, c.do(t, "GET", "/pets", ""), "lagging")
+		assert.Eventually(t, func() bool { return strings.Contains(c.do(t, "GET", "/pets", ""), "lagging") }, 2*time.Second, 20*time.Millisecond)
+	})
+}
