@@ -132,11 +132,16 @@ func (s *shrinker) steps(seq Sequence) Sequence {
 // with a one-letter name, category 1 and no status.
 func (s *shrinker) inputs(seq Sequence) Sequence {
 	for w := range seq.Workers {
-		for i := 0; i < len(seq.Workers[w]) && !s.done(); i++ {
+		for i := 0; i < len(seq.Workers[w]) && !s.done(); {
+			changed := false
 			for _, st := range simpler(seq.Workers[w][i]) {
 				if cand := seq.withStep(w, i, st); s.fails(cand) {
-					seq = cand
+					seq, changed = cand, true
+					break // the next simplification starts from this one
 				}
+			}
+			if !changed {
+				i++
 			}
 		}
 	}
