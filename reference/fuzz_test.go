@@ -2,6 +2,7 @@ package reference
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
@@ -57,6 +59,8 @@ var fuzzTarget = sync.OnceValues(func() (*fuzzServers, error) {
 	common := Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(5), MaxBodyBytes: 2048, MaxPets: 500}
 	validated, unvalidated := common, common
 	validated.AdminKey, validated.CORSOrigins = fuzzAdminKey, []string{fuzzOrigin}
+	// The test double too: Prefer, the journal and the report (delays are not waited).
+	validated.Double = Double{Scenarios: true, Journal: 64, Sleep: func(context.Context, time.Duration) {}}
 	unvalidated.NoValidation = true
 	for _, cfg := range []Config{validated, unvalidated} {
 		h, err := NewServer(cfg)
@@ -86,6 +90,11 @@ func (fs *fuzzServers) allowed(r *http.Request) []int {
 		out = append(out, http.StatusOK)
 	case r.Method == http.MethodPost && r.URL.Path == "/_admin/reset":
 		out = append(out, http.StatusNoContent)
+	case r.Method == http.MethodDelete && r.URL.Path == "/_admin/requests":
+		out = append(out, http.StatusNoContent)
+	case slices.Contains([]string{http.MethodGet, http.MethodHead, http.MethodPost}, r.Method) &&
+		slices.Contains([]string{"/_admin/clock", "/_admin/requests", "/_admin/report"}, r.URL.Path):
+		out = append(out, http.StatusOK) // POST only on the clock; elsewhere it gets a 405
 	case r.Method == http.MethodOptions && r.Header.Get("Origin") != "":
 		out = append(out, http.StatusNoContent) // a CORS preflight
 	}
