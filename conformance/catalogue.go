@@ -3,7 +3,6 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -85,7 +84,7 @@ func All(doc *openapi3.T) ([]Rule, error) {
 		return nil, err
 	}
 	var rules []Rule
-	for _, part := range []func(*facts) []Rule{authRules, errorRules, listRules, createRules, getRules, versioningRules} {
+	for _, part := range []func(*facts) []Rule{authRules, errorRules, listRules, createRules, getRules, versioningRules, caseRules} {
 		rules = append(rules, part(f)...)
 	}
 	return rules, nil
@@ -103,24 +102,8 @@ func bodySchema(op spec.Operation) (*openapi3.Schema, error) {
 	return mt.Schema.Value, nil
 }
 
-// properties returns the schema's property names, sorted, so generated rules keep their order.
-func properties(s *openapi3.Schema) []string {
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-func required(s *openapi3.Schema, name string) bool {
-	for _, r := range s.Required {
-		if r == name {
-			return true
-		}
-	}
-	return false
-}
+// properties and required read the NewPet schema (spec.PropertyNames, spec.IsRequired).
+var properties, required = spec.PropertyNames, spec.IsRequired
 
 // validNewPet builds a body that the spec accepts: every property set from the schema (a
 // short unique name for strings, the example or 1 for integers, the first value of an enum).

@@ -1,0 +1,308 @@
+// Package cases generates the request variants of every operation the spec defines, each
+// with the verdict the interface document gives it: reject (the document requires an
+// error), accept (it requires success) or open (it is silent). The variants come from the
+// spec's schemas and parameters, never from literals, so a changed spec changes the cases.
+//
+// The package sends nothing: it builds requests and verdicts. The conformance runner sends
+// them, judges every answer by its case's verdict, and shrinks a failing random combination
+// with Shrink.
+package cases
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// Verdict is what the interface document says of a request.
+type Verdict int
+
+// Verdicts.
+const (
+	// Accept: the document requires success, and what comes back (and is later got) must
+	// equal what was sent.
+	Accept Verdict = iota
+	// Reject: the document requires an error: one of Case.Statuses with an Error body.
+	Reject
+	// Open: the document is silent. Anything passes but a 5xx, a 4xx without an Error body,
+	// or a 2xx that contradicts the request.
+	Open
+)
+
+var verdictNames = [...]string{Accept: "accept", Reject: "reject", Open: "open"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Auth is how a request presents the API key; the runner, which knows the key, writes it.
+type Auth int
+
+// Ways of presenting the key.
+const (
+	AuthKey          Auth = iota // Authorization: Bearer <key>
+	AuthNone                     // no Authorization header
+	AuthEmpty                    // Authorization with an empty value
+	AuthSchemeOnly               // Authorization: Bearer
+	AuthOtherScheme              // Authorization: Token <key>
+	AuthJunkAfter                // Authorization: Bearer <key> junk
+	AuthQuery                    // no header; ?access_token=<key>
+	AuthLowerScheme              // Authorization: bearer <key>
+	AuthDoubleSpace              // Authorization: Bearer  <key>
+	AuthTwice                    // two Authorization fields, both Bearer <key>
+	AuthWrongThenKey             // two Authorization fields: a wrong key, then the key
+)
+
+// Param is one query parameter as sent: name and value already percent-encoded.
+type Param struct{ Name, Value string }
+
+// Header is one request header field.
+type Header struct{ Name, Value string }
+
+// Field is one member of a JSON object body, in order (a name may come twice).
+type Field struct {
+	Name string
+	// JSON is the member's value as written.
+	JSON string
+	// Want are the values (as JSON) a service that answers 2xx may have stored for Name;
+	// nil: not compared (an unknown property, a default the document leaves open).
+	Want []string
+}
+
+// Body is a request body: an object built from Fields, or Raw bytes. When Raw is set,
+// Fields still describe what a service that accepts it must store.
+type Body struct {
+	Fields []Field
+	Raw    []byte
+}
+
+// Bytes is the body as sent.
+func (b *Body) Bytes() []byte {
+	if b.Raw != nil {
+		return b.Raw
+	}
+	var s strings.Builder
+	s.WriteByte('{')
+	for i, f := range b.Fields {
+		if i > 0 {
+			s.WriteByte(',')
+		}
+		fmt.Fprintf(&s, "%q:%s", f.Name, f.JSON)
+	}
+	s.WriteByte('}')
+	return []byte(s.String())
+}
+
+// Wants maps each compared field to the values a service may have stored for it. A field
+// sent twice may hold either value; a field any of whose members is not compared is left out.
+func (b *Body) Wants() map[string][]string {
+	out := map[string][]string{}
+	skip := map[string]bool{}
+	for _, f := range b.Fields {
+		if f.Want == nil {
+			skip[f.Name] = true
+			continue
+		}
+		out[f.Name] = append(out[f.Name], f.Want...)
+	}
+	for n := range skip {
+		delete(out, n)
+	}
+	return out
+}
+
+func (b *Body) clone() *Body {
+	if b == nil {
+		return nil
+	}
+	return &Body{Fields: slices.Clone(b.Fields), Raw: b.Raw}
+}
+
+// Request is one request, relative to the target's base URL.
+type Request struct {
+	Method string
+	// Path is the path below the base URL, already percent-encoded ("/pets/1").
+	Path   string
+	Query  []Param
+	Header []Header
+	Auth   Auth
+	// Body is nil for a request without one.
+	Body *Body
+}
+
+func (r Request) clone() Request {
+	r.Query = slices.Clone(r.Query)
+	r.Header = slices.Clone(r.Header)
+	r.Body = r.Body.clone()
+	return r
+}
+
+// RawQuery is the query string as sent.
+func (r Request) RawQuery() string {
+	parts := make([]string, len(r.Query))
+	for i, p := range r.Query {
+		parts[i] = p.Name + "=" + p.Value
+	}
+	return strings.Join(parts, "&")
+}
+
+// Mutation is one change to an operation's valid request, with what the document says of it.
+type Mutation struct {
+	// Part is what the mutation changes: "auth", "body", "body.<field>", "header.<name>",
+	// "query.<name>", "path.<name>". Two mutations of one part do not combine.
+	Part string
+	// Name is a short slug, unique within the operation.
+	Name string
+	// Words describe the variant ("categoryId = 9007199254740993, a valid int64 beyond 2^53").
+	Words   string
+	Verdict Verdict
+	// Status is the documented status of a Reject (400, 401, 404).
+	Status int
+	// Section is the part of the interface document the verdict comes from.
+	Section string
+	// lookup marks a getPet id the run never saw: a 200 with that animal passes too.
+	lookup bool
+	apply  func(*Request)
+}
+
+// Case is one request of a family, with its verdict.
+type Case struct {
+	// Op is the operationId.
+	Op string
+	// Name is unique within the operation: the slugs of its mutations joined by "+"
+	// ("valid" for none).
+	Name string
+	// Words describe the variant: its mutations' words joined by "; ".
+	Words   string
+	Verdict Verdict
+	// Statuses are the answers a Reject allows; empty on a Reject means any 4xx.
+	Statuses []int
+	// Section is where the verdict comes from; Reason says why, where statements meet.
+	Section, Reason string
+	Request         Request
+	// Creates says a conforming service may create an animal for it.
+	Creates bool
+	// Lookup marks a getPet Reject(404) for an id the run never saw: a 200 with the
+	// animal of that id passes too (the store may hold it).
+	Lookup bool
+
+	mutations []Mutation
+	base      Request
+}
+
+// Mutations are the changes the case makes to its operation's valid request.
+func (c Case) Mutations() []Mutation { return c.mutations }
+
+// Combine builds the case that applies ms (of distinct parts) to base, the operation's valid
+// request, and derives its verdict from theirs:
+//   - a rejected key is 401 whatever else the request holds (section 5.3 states the answer
+//     to a missing or invalid key without condition, and section 4 puts authentication in
+//     front of every operation: nothing else of the request is judged first);
+//   - else a rejected part is its status, or any 4xx when an open part may be refused in a
+//     way of its own (a charset the service does not take, say);
+//   - else an open part leaves the case open; with none the case is accepted.
+func Combine(op string, base Request, ms ...Mutation) Case {
+	// Changes to the body as a whole go last: they write the bytes of the object the field
+	// changes built.
+	ms = slices.Clone(ms)
+	slices.SortStableFunc(ms, func(a, b Mutation) int { return boolInt(a.Part == "body") - boolInt(b.Part == "body") })
+	c := Case{Op: op, base: base, mutations: ms, Request: base.clone(), Verdict: Accept}
+	var names, words, sections, reasons []string
+	authRejected, openParts := false, false
+	statuses := []int{}
+	for _, m := range ms {
+		m.apply(&c.Request)
+		names, words = append(names, m.Name), append(words, m.Words)
+		c.Lookup = c.Lookup || m.lookup
+		if !slices.Contains(sections, m.Section) {
+			sections = append(sections, m.Section)
+		}
+		switch m.Verdict {
+		case Reject:
+			if m.Part == "auth" {
+				authRejected = true
+			} else if !slices.Contains(statuses, m.Status) {
+				statuses = append(statuses, m.Status)
+			}
+		case Open:
+			openParts = true
+		}
+	}
+	switch {
+	case authRejected:
+		c.Verdict, c.Statuses = Reject, []int{http.StatusUnauthorized}
+		if len(ms) > 1 {
+			reasons = append(reasons, "section 5.3 answers a missing or invalid key with 401 whatever else the request holds; "+
+				"the other statuses are for requests that get past authentication (section 4: every operation requires it)")
+		}
+	case len(statuses) > 0 && openParts:
+		c.Verdict = Reject
+		reasons = append(reasons, "a part the document leaves open may be refused in its own way, so any 4xx with an Error body passes")
+	case len(statuses) > 0:
+		c.Verdict, c.Statuses = Reject, statuses
+	case openParts:
+		c.Verdict = Open
+	}
+	if len(ms) == 0 {
+		names, words, sections = []string{"valid"}, []string{"the valid request"}, []string{""}
+	}
+	c.Name, c.Words = strings.Join(names, "+"), strings.Join(words, "; ")
+	c.Section, c.Reason = strings.Join(sections, "; "), strings.Join(reasons, "; ")
+	c.Creates = c.Request.Method == http.MethodPost && c.Verdict != Reject
+	return c
+}
+
+// Shrink returns the smallest sub-combination of c's mutations (by greedy removal, one at
+// a time, until no single removal keeps it failing) for which fails still holds. fails is
+// called with each candidate; c itself is assumed to fail.
+func Shrink(c Case, fails func(Case) bool) Case {
+	for changed := true; changed && len(c.mutations) > 1; {
+		changed = false
+		for i := range c.mutations {
+			ms := slices.Delete(slices.Clone(c.mutations), i, i+1)
+			if cand := Combine(c.Op, c.base, ms...); fails(cand) {
+				c, changed = cand, true
+				break
+			}
+		}
+	}
+	return c
+}
+
+// Random returns n random combinations of op's mutations drawn from rng: each applies two to
+// four mutations of distinct parts, from every family.
+func (g *Generator) Random(op spec.Operation, rng *rand.Rand, n int) []Case {
+	byPart := map[string][]Mutation{}
+	var parts []string
+	for _, fam := range Families {
+		for _, m := range g.Mutations(op, fam) {
+			if _, ok := byPart[m.Part]; !ok {
+				parts = append(parts, m.Part)
+			}
+			byPart[m.Part] = append(byPart[m.Part], m)
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	out := make([]Case, 0, n)
+	for range n {
+		k := min(2+rng.IntN(3), len(parts))
+		var ms []Mutation
+		for _, i := range rng.Perm(len(parts))[:k] {
+			choices := byPart[parts[i]]
+			ms = append(ms, choices[rng.IntN(len(choices))])
+		}
+		out = append(out, Combine(op.ID, g.Valid(op), ms...))
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

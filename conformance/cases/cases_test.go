@@ -1,0 +1,222 @@
+package cases_test
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/spec"
+)
+
+func gen(t *testing.T, text string) (*cases.Generator, map[string]spec.Operation) {
+	t.Helper()
+	doc, err := spec.Parse([]byte(text))
+	require.NoError(t, err)
+	ops, err := spec.Operations(doc)
+	require.NoError(t, err)
+	byID := map[string]spec.Operation{}
+	for _, o := range ops {
+		byID[o.ID] = o
+	}
+	n := 0
+	g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string {
+		n++
+		return "conformance-" + strings.Repeat("a", n%3+1)
+	}})
+	return g, byID
+}
+
+// find returns the case of op, family, named name.
+func find(t *testing.T, g *cases.Generator, op spec.Operation, family, name string) cases.Case {
+	t.Helper()
+	for _, c := range g.Cases(op, family) {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("%s has no case %s in family %s", op.ID, name, family)
+	return cases.Case{}
+}
+
+// Each verdict is the one the interface document gives: a sample of every kind.
+func TestVerdictsFollowTheDocument(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	for _, tt := range []struct {
+		op, family, name string
+		verdict          cases.Verdict
+		statuses         []int
+	}{
+		{"createPet", cases.FamilyFields, "name-absent", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "name-other-case", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "name-and-other-case", cases.Open, nil},
+		{"createPet", cases.FamilyFields, "name-empty", cases.Open, nil},
+		{"createPet", cases.FamilyFields, "name-astral", cases.Open, nil},
+		{"createPet", cases.FamilyFields, "categoryId-string", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "categoryId-numeric-string", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "categoryId-null", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "categoryId-2^53+1", cases.Open, nil}, // categories are not shown
+		{"createPet", cases.FamilyFields, "categoryId-2^63", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "categoryId-1.5", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "categoryId-1.0", cases.Open, nil},
+		{"createPet", cases.FamilyFields, "status-absent", cases.Accept, nil},
+		{"createPet", cases.FamilyFields, "status-null", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "status-sold", cases.Accept, nil},
+		{"createPet", cases.FamilyFields, "status-sold-upper", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "unknown-property", cases.Open, nil},
+		{"createPet", cases.FamilyBody, "body-trailing-data", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyBody, "body-two-values", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyBody, "body-none", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyBody, "body-trailing-newline", cases.Accept, nil},
+		{"createPet", cases.FamilyBody, "body-bom", cases.Open, nil},
+		{"createPet", cases.FamilyHeaders, "content-type-charset", cases.Open, nil},
+		{"createPet", cases.FamilyHeaders, "content-type-absent", cases.Open, nil},
+		{"createPet", cases.FamilyHeaders, "accept-any", cases.Accept, nil},
+		{"createPet", cases.FamilyAuth, "no-key", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "junk-after", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "lower-scheme", cases.Open, nil},
+		{"createPet", cases.FamilyAuth, "no-key+categoryId-absent", cases.Reject, []int{401}},
+		{"listPets", cases.FamilyQuery, "limit-max", cases.Accept, nil},
+		{"listPets", cases.FamilyQuery, "limit-above-max", cases.Open, nil}, // section 7: not shown
+		{"listPets", cases.FamilyQuery, "limit-word", cases.Open, nil},
+		{"listPets", cases.FamilyQuery, "status-unknown", cases.Open, nil},
+		{"listPets", cases.FamilyQuery, "status-pending", cases.Accept, nil},
+		{"listPets", cases.FamilyQuery, "status-pending+limit-below-min", cases.Open, nil},
+		{"getPet", cases.FamilyPath, "petId-known", cases.Accept, nil},
+		{"getPet", cases.FamilyPath, "petId-unknown-1", cases.Reject, []int{404}},
+		{"getPet", cases.FamilyPath, "petId-word", cases.Open, nil},
+		{"getPet", cases.FamilyAuth, "no-key+petId-unknown-1", cases.Reject, []int{401}},
+	} {
+		t.Run(tt.op+"/"+tt.name, func(t *testing.T) {
+			c := find(t, g, ops[tt.op], tt.family, tt.name)
+			assert.Equal(t, tt.verdict, c.Verdict)
+			assert.Equal(t, tt.statuses, nilIfEmpty(c.Statuses))
+			assert.NotEmpty(t, c.Section, "every verdict cites its section")
+			assert.NotEmpty(t, c.Words)
+		})
+	}
+}
+
+// mutations are op's mutations of every family, by name.
+func mutations(g *cases.Generator, op spec.Operation) map[string]cases.Mutation {
+	by := map[string]cases.Mutation{}
+	for _, fam := range cases.Families {
+		for _, m := range g.Mutations(op, fam) {
+			by[m.Name] = m
+		}
+	}
+	return by
+}
+
+func nilIfEmpty(s []int) []int {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// Where two statements meet, the case says why: a rejected key is 401 whatever else is
+// wrong; an open part with a rejected one allows any 4xx.
+func TestCombine(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	create := ops["createPet"]
+	by := mutations(g, create)
+	c := cases.Combine(create.ID, g.Valid(create), by["no-key"], by["name-absent"])
+	assert.Equal(t, cases.Reject, c.Verdict)
+	assert.Equal(t, []int{http.StatusUnauthorized}, c.Statuses)
+	assert.Contains(t, c.Reason, "5.3")
+
+	c = cases.Combine(create.ID, g.Valid(create), by["content-type-charset"], by["name-absent"])
+	assert.Equal(t, cases.Reject, c.Verdict)
+	assert.Empty(t, c.Statuses, "any 4xx")
+	assert.NotEmpty(t, c.Reason)
+
+	c = cases.Combine(create.ID, g.Valid(create), by["status-sold"], by["unknown-property"])
+	assert.Equal(t, cases.Open, c.Verdict)
+	name := c.Request.Body.Wants()["name"][0]
+	assert.Equal(t, `{"categoryId":7,"name":`+name+`,"status":"sold","conformanceExtra":1}`, string(c.Request.Body.Bytes()))
+	assert.Equal(t, map[string][]string{"categoryId": {"7"}, "name": {name}, "status": {`"sold"`}}, c.Request.Body.Wants(),
+		"the unknown property is not compared")
+	assert.True(t, c.Creates)
+
+	// A whole-body change applies to the object the field changes built, whatever the order.
+	c = cases.Combine(create.ID, g.Valid(create), by["body-bom"], by["status-pending"])
+	assert.True(t, strings.HasPrefix(string(c.Request.Body.Bytes()), "\xef\xbb\xbf{"))
+	assert.Contains(t, string(c.Request.Body.Bytes()), `"status":"pending"`)
+	assert.Equal(t, []string{`"pending"`}, c.Request.Body.Wants()["status"])
+}
+
+// A field sent twice may be stored as either value.
+func TestDuplicateKeyWants(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	c := find(t, g, ops["createPet"], cases.FamilyBody, "body-duplicate-name")
+	assert.Equal(t, 2, strings.Count(string(c.Request.Body.Bytes()), `"name":`))
+	assert.Len(t, c.Request.Body.Wants()["name"], 2)
+}
+
+// The cases come from the spec: a lower maximum moves the limit cases, a fourth status
+// value gets its own cases.
+func TestCasesFollowTheSpec(t *testing.T) {
+	text := strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)
+	text = strings.Replace(text, "        - sold\n", "        - sold\n        - reserved\n", 1)
+	g, ops := gen(t, text)
+	assert.Equal(t, "limit=50", find(t, g, ops["listPets"], cases.FamilyQuery, "limit-max").Request.RawQuery())
+	assert.Equal(t, "limit=51", find(t, g, ops["listPets"], cases.FamilyQuery, "limit-above-max").Request.RawQuery())
+	assert.Equal(t, cases.Accept, find(t, g, ops["listPets"], cases.FamilyQuery, "status-reserved").Verdict)
+	assert.Equal(t, cases.Accept, find(t, g, ops["createPet"], cases.FamilyFields, "status-reserved").Verdict)
+}
+
+// Shrinking keeps removing mutations while the case still fails.
+func TestShrink(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	create := ops["createPet"]
+	ms := mutations(g, create)
+	big := cases.Combine(create.ID, g.Valid(create), ms["accept-any"], ms["name-astral"], ms["categoryId-2^53+1"], ms["lower-scheme"])
+	calls := 0
+	small := cases.Shrink(big, func(c cases.Case) bool {
+		calls++
+		return slices.ContainsFunc(c.Mutations(), func(m cases.Mutation) bool { return m.Name == "categoryId-2^53+1" })
+	})
+	assert.Equal(t, "categoryId-2^53+1", small.Name)
+	assert.Equal(t, cases.Open, small.Verdict)
+	assert.LessOrEqual(t, calls, 10)
+}
+
+// The same seed draws the same combinations; another seed others.
+func TestRandomIsSeeded(t *testing.T) {
+	draw := func(seed uint64) []string {
+		g, ops := gen(t, string(spec.Bytes()))
+		var names []string
+		for _, c := range g.Random(ops["createPet"], rand.New(rand.NewPCG(seed, 1)), 20) {
+			names = append(names, c.Name)
+			assert.GreaterOrEqual(t, len(c.Mutations()), 2)
+		}
+		return names
+	}
+	assert.Equal(t, draw(1), draw(1))
+	assert.NotEqual(t, draw(1), draw(2))
+}
+
+// Every operation gets cases, and every case of a family names a unique variant.
+func TestCasesPerOperation(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	counts := map[string]int{}
+	for id, op := range ops {
+		seen := map[string]bool{}
+		for _, fam := range cases.Families {
+			for _, c := range g.Cases(op, fam) {
+				assert.False(t, seen[fam+"/"+c.Name], "%s %s twice", id, c.Name)
+				seen[fam+"/"+c.Name] = true
+				counts[id]++
+			}
+		}
+	}
+	assert.Greater(t, counts["createPet"], 80)
+	assert.Greater(t, counts["listPets"], 40)
+	assert.Greater(t, counts["getPet"], 20)
+}

@@ -1,0 +1,22 @@
+package spec
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// PropertyNames returns the schema's property names, sorted, so that whatever is generated
+// from them keeps its order from run to run.
+func PropertyNames(s *openapi3.Schema) []string {
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// IsRequired reports whether the object schema s requires the property name.
+func IsRequired(s *openapi3.Schema, name string) bool { return slices.Contains(s.Required, name) }
