@@ -57,7 +57,15 @@ var (
 		fixedCurl(`Bearer $(printf %s "` + KeyPlaceholder + `" | tr a-zA-Z A-Za-z)`)}
 )
 
-var credentials = []credential{credBearer, credBearerLower, credBearerUpper, credToken, credBasic,
+// Forms the generated auth cases send.
+var (
+	credJunkAfter = credential{func(k string) string { return "Bearer " + k + " junk" },
+		"Bearer " + KeyPlaceholder + " junk", fixedCurl("Bearer " + KeyPlaceholder + " junk")}
+	credDoubleSpace = credential{func(k string) string { return "Bearer  " + k },
+		"Bearer  " + KeyPlaceholder, fixedCurl("Bearer  " + KeyPlaceholder)}
+)
+
+var credentials = []credential{credBearer, credBearerLower, credBearerUpper, credToken, credBasic, credJunkAfter, credDoubleSpace,
 	credAppended, credLastChanged, credCaseFlipped}
 
 // lastChanged is key with its last byte replaced by another letter.

@@ -47,6 +47,14 @@ type Report struct {
 	ReadOnly   bool    `json:"readOnly"`
 	// AnimalsCreated counts the animals the run created (preparation and rules together).
 	AnimalsCreated int `json:"animalsCreated"`
+	// Requests counts the requests the run sent (preparation, rules, cases, retries).
+	Requests int `json:"requests"`
+	// Seed drives the generated cases' names and the random combinations (--fuzz): the same
+	// seed and version send the same requests. Fuzz is how many combinations were asked for.
+	Seed uint64 `json:"seed"`
+	Fuzz int    `json:"fuzz,omitempty"`
+	// MaxCreates is the most animals the run was allowed to create.
+	MaxCreates int `json:"maxCreates"`
 	// AnimalsFound counts the animals present before the run created any (at most the
 	// maximum limit, as one listing shows them).
 	AnimalsFound int      `json:"animalsFound"`
@@ -62,6 +70,8 @@ type Report struct {
 	// GateFailures are what failed the run besides its rules: an expired waiver, coverage
 	// below MinCoverage.
 	GateFailures []GateFailure `json:"gateFailures,omitempty"`
+	// Causes group the failures by message and spec node, the largest first.
+	Causes []Cause `json:"causes,omitempty"`
 }
 
 // GateFailure is a condition of the run, not a rule, that failed it.
@@ -92,6 +102,10 @@ type Result struct {
 	// Stability is the marking of the rule's operation ("experimental", "beta"), if any.
 	Stability string `json:"stability,omitempty"`
 	Status    Status `json:"status"`
+	// Cases counts the generated cases the rule sent; CasesSkipped those it did not send
+	// (a read-only run, --max-creates reached), with the reason in Reason when it passed.
+	Cases        int `json:"cases,omitempty"`
+	CasesSkipped int `json:"casesSkipped,omitempty"`
 	// Reason explains a skip, an error, or a warning (labelled with the marking).
 	Reason   string    `json:"reason,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
@@ -113,6 +127,13 @@ type Failure struct {
 	Location string `json:"location,omitempty"`
 	// Exchange indexes Result.Exchanges: the exchange the failure concerns, -1 if none.
 	Exchange int `json:"exchange"`
+	// Case describes the generated request variant that failed, in words; CaseSection is
+	// the part of the interface document its verdict comes from, Verdict that verdict
+	// (reject, accept, open) and Reasoning why, where two statements of the document meet.
+	Case        string `json:"case,omitempty"`
+	CaseSection string `json:"caseSection,omitempty"`
+	Verdict     string `json:"verdict,omitempty"`
+	Reasoning   string `json:"reasoning,omitempty"`
 }
 
 // Exchange is one request and its response (or the error that replaced it). The API key
@@ -157,6 +178,7 @@ func (r *Report) Conforming() bool {
 }
 
 func (r *Report) tally() {
+	r.Causes = causes(r.Results)
 	r.Counts = Counts{}
 	for _, res := range r.Results {
 		r.Counts.add(res.Status)

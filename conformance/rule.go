@@ -8,6 +8,8 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
@@ -118,6 +120,10 @@ type Check struct {
 	rec  *recorder
 	key  string
 	wait func(context.Context, time.Duration) error
+	// send sends a request built by hand through the run's session, recorded into the
+	// rule's current recorder; open relaxes validation as Rule.Open does.
+	send  func(rec *recorder, req *http.Request, open bool) (*http.Response, error)
+	cases *caseState
 }
 
 // Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
@@ -148,3 +154,25 @@ func (c *Check) Skipf(format string, args ...any) {
 func (c *Check) Failed() bool { return c.rec.failed() }
 
 type skipSignal struct{ reason string }
+
+// sendRaw sends req, built by hand, as the rule's clients do: recorded, validated against the
+// spec, its body readable again from the response.
+func (c *Check) sendRaw(req *http.Request, open bool) (*http.Response, error) {
+	return c.send(c.rec, req, open)
+}
+
+// probe runs fn with a scratch recorder and reports whether it failed: shrinking tries
+// candidates without reporting them.
+func (c *Check) probe(fn func()) bool {
+	saved := c.rec
+	c.rec = &recorder{redact: saved.redact}
+	defer func() { c.rec = saved }()
+	fn()
+	return c.rec.failed()
+}
+
+// readAll returns a response body the session already read into memory.
+func readAll(resp *http.Response) []byte {
+	b, _ := io.ReadAll(resp.Body)
+	return b
+}

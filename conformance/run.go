@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
@@ -51,6 +52,14 @@ type Options struct {
 	// MinCoverage fails the run when it exercised less than this percentage of the
 	// documented operation × status pairs; zero means no minimum.
 	MinCoverage float64
+	// Seed drives the generated cases (names, random combinations); zero picks one from the
+	// clock, which the report records.
+	Seed uint64
+	// Fuzz adds this many random combinations of variants, shrunk when they fail.
+	Fuzz int
+	// MaxCreates caps the animals the run creates; cases that would create more are
+	// skipped and counted. Zero means DefaultMaxCreates.
+	MaxCreates int
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
 
@@ -106,6 +115,8 @@ type runner struct {
 	prepErr string // why preparation failed, for the rules that needed it
 	report  *Report
 	start   time.Time
+	// waitedInVain: a generated case waited in vain for an animal it created.
+	waitedInVain atomic.Bool
 }
 
 func newRunner(ctx context.Context, target Target, opts Options) (*runner, error) {
@@ -130,9 +141,21 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if err != nil {
 		return nil, err
 	}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(start.UnixNano())
+	}
+	if opts.MaxCreates <= 0 {
+		opts.MaxCreates = DefaultMaxCreates
+	}
+	if opts.Fuzz < 0 {
+		return nil, fmt.Errorf("conformance: --fuzz %d: want a number of combinations, 0 or more", opts.Fuzz)
+	}
 	all, err := All(opts.Spec)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Fuzz > 0 {
+		all = append(all, fuzzRules(f, opts.Fuzz)...)
 	}
 	rules, err := Select(all, opts.Only, opts.Skip)
 	if err != nil {
@@ -154,6 +177,9 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 			Clock:       opts.Now.UTC(),
 			Strict:      opts.Strict,
 			ReadOnly:    opts.ReadOnly,
+			Seed:        opts.Seed,
+			Fuzz:        opts.Fuzz,
+			MaxCreates:  opts.MaxCreates,
 		}}
 	if err := r.prepare(); err != nil {
 		return nil, err
@@ -263,8 +289,13 @@ func (r *runner) run(rule Rule) Result {
 		return res
 	}
 	rec := &recorder{redact: r.sess.redact}
-	skipped, panicked := r.execute(rule, r.newCheck(rule, rec))
+	check := r.newCheck(rule, rec)
+	skipped, panicked := r.execute(rule, check)
 	res.Failures, res.Exchanges = rec.failures, rec.exchanges
+	res.Cases, res.CasesSkipped = check.cases.ran, check.cases.skipped
+	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
+		skipped = "no case could be sent: " + check.cases.skipWhy
+	}
 	switch {
 	case panicked != "":
 		res.Status, res.Reason = Error, "the check panicked: "+r.sess.redact(panicked)
@@ -279,13 +310,13 @@ func (r *runner) run(rule Rule) Result {
 	default:
 		res.Status = Pass
 	}
+	if res.Status == Pass && res.CasesSkipped > 0 {
+		res.Reason = fmt.Sprintf("%d cases not sent: %s", res.CasesSkipped, check.cases.skipWhy)
+	}
 	if res.Status == Pass || res.Status == Skip {
 		res.Exchanges = nil
-	} else if len(res.Exchanges) > maxExchanges {
-		res.Exchanges = res.Exchanges[len(res.Exchanges)-maxExchanges:]
-		for i := range res.Failures {
-			res.Failures[i].Exchange -= len(rec.exchanges) - maxExchanges
-		}
+	} else {
+		keepExchanges(&res)
 	}
 	waive(&res, r.opts, waiverClock(r.opts, r.start))
 	return res
@@ -295,6 +326,12 @@ func (r *runner) run(rule Rule) Result {
 // an operation marked unstable only warns unless strict.
 func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
 	msg := res.Failures[0].Message
+	if c := res.Failures[0].Case; c != "" {
+		msg += " (case: " + c + ")"
+		if n := len(res.Failures); n > 1 {
+			msg += fmt.Sprintf(", and %d more failures", n-1)
+		}
+	}
 	switch {
 	case rule.Severity == Info:
 		return Warn, "INFO: " + msg
@@ -327,6 +364,11 @@ func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
 		TestName: rule.ID,
 		BaseURL:  r.sess.baseURL,
 		Client: httpexpect.ClientFunc(func(req *http.Request) (*http.Response, error) {
+			// httpexpect's WithJSON adds "; charset=utf-8", a parameter a service may refuse
+			// (the document names the media type only); the cases send it on purpose.
+			if req.Header.Get("Content-Type") == "application/json; charset=utf-8" {
+				req.Header.Set("Content-Type", "application/json")
+			}
 			return r.sess.do(rec, rule.Open, req)
 		}),
 		AssertionHandler: assertionHandler{rec: rec},
@@ -335,11 +377,49 @@ func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
 	key := r.sess.key
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", credBearer.value(key)) })
 	return &Check{Clients: Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
-		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key, wait: r.opts.wait}
+		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key, wait: r.opts.wait,
+		send: func(rec *recorder, req *http.Request, open bool) (*http.Response, error) {
+			return r.sess.do(rec, open, req)
+		},
+		cases: &caseState{seed: r.opts.Seed, readOnly: r.opts.ReadOnly, maxCreates: r.opts.MaxCreates, created: r.sess.created.Load,
+			waitedInVain: &r.waitedInVain}}
+}
+
+// keepExchanges cuts a failed rule's exchanges to maxExchanges: the last ones, or, when a
+// rule of many requests (a case family) failed early, the ones its failures point at.
+func keepExchanges(res *Result) {
+	if len(res.Exchanges) <= maxExchanges {
+		return
+	}
+	keep := map[int]int{}
+	var kept []Exchange
+	for _, f := range res.Failures {
+		if _, ok := keep[f.Exchange]; !ok && f.Exchange >= 0 && len(kept) < maxExchanges {
+			keep[f.Exchange] = len(kept)
+			kept = append(kept, res.Exchanges[f.Exchange])
+		}
+	}
+	if len(kept) == 0 {
+		n := len(res.Exchanges)
+		res.Exchanges = res.Exchanges[n-maxExchanges:]
+		for i := range res.Failures {
+			res.Failures[i].Exchange -= n - maxExchanges
+		}
+		return
+	}
+	for i, f := range res.Failures {
+		if j, ok := keep[f.Exchange]; ok {
+			res.Failures[i].Exchange = j
+		} else {
+			res.Failures[i].Exchange = -1
+		}
+	}
+	res.Exchanges = kept
 }
 
 func (r *runner) finish() *Report {
 	r.report.AnimalsCreated = int(r.sess.created.Load())
+	r.report.Requests = int(r.sess.requests.Load())
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
 	r.report.Coverage = r.sess.coverage.Snapshot()
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))

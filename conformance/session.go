@@ -47,6 +47,7 @@ type session struct {
 	validator *spec.Validator
 	errSchema *openapi3.SchemaRef
 	created   atomic.Int64
+	requests  atomic.Int64
 	coverage  *coverage.Tracker
 	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
 	wait func(context.Context, time.Duration) error
@@ -63,6 +64,27 @@ type recorder struct {
 	// noAnswer is why the latest request got no response (refused, reset, timed out): the
 	// rule is then inconclusive, not failed.
 	noAnswer string
+	// tag is the generated case being judged, if any: its failures carry its words.
+	tag *caseTag
+}
+
+func (r *recorder) setCase(t *caseTag) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tag = t
+}
+
+// answered reports whether every request so far got an answer.
+func (r *recorder) answered() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.noAnswer == ""
+}
+
+func (r *recorder) failureCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.failures)
 }
 
 // fail records f against the latest exchange, which is the one an assertion concerns:
@@ -72,6 +94,9 @@ func (r *recorder) fail(f Failure) {
 	defer r.mu.Unlock()
 	f.Message, f.Expected, f.Actual = r.redact(f.Message), r.redact(f.Expected), r.redact(f.Actual)
 	f.Exchange = len(r.exchanges) - 1
+	if r.tag != nil {
+		f.Case, f.CaseSection, f.Verdict, f.Reasoning = r.redact(r.tag.words), r.tag.section, r.tag.verdict, r.tag.reason
+	}
 	r.failures = append(r.failures, f)
 }
 
@@ -177,6 +202,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 func (s *session) sendOnce(req *http.Request) (*http.Response, []byte, bool, error) {
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
+	s.requests.Add(1)
 	resp, err := s.client.Do(req.WithContext(ctx))
 	if err != nil {
 		return nil, nil, false, err

@@ -22,6 +22,7 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"duration":   duration,
 	"inc":        func(i int) int { return i + 1 },
 	"pretty":     pretty,
+	"runLine":    RunLine,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: no script, style sheet or

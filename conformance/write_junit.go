@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -71,7 +72,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			Name:      strings.TrimSpace(g.Key + " " + g.Title),
 			Timestamp: r.Started.Format("2006-01-02T15:04:05"),
 			Props: []junitProperty{{"target", r.Target}, {"specVersion", r.SpecVersion},
-				{"clock", r.Clock.Format("2006-01-02T15:04:05Z")}},
+				{"clock", r.Clock.Format("2006-01-02T15:04:05Z")}, {"seed", strconv.FormatUint(r.Seed, 10)}},
 		}
 		for _, res := range g.Results {
 			s.Tests++

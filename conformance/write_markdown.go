@@ -26,8 +26,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprint(bw, ", read-only")
 	}
 	c := r.Counts
-	fmt.Fprintf(bw, ".\n\n| Rules | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
+	fmt.Fprintf(bw, "; %d requests, %d animals created; %s", r.Requests, r.AnimalsCreated, RunLine(r))
+	fmt.Fprintf(bw, ".\n\n| Rules | Cases | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, totalCases(r), c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
 	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
 	if r.MinCoverage > 0 {
 		fmt.Fprintf(bw, ", minimum %g%%", r.MinCoverage)
@@ -36,6 +37,24 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "; never exercised: `%s`", strings.Join(missing, "`, `"))
 	}
 	fmt.Fprintln(bw)
+	if len(r.Causes) > 0 {
+		fmt.Fprintf(bw, "\n### Causes of the failures\n\n| Failures | Rules | Cause | Example |\n|---:|---|---|---|\n")
+		for i, c := range r.Causes {
+			if i == maxCausesShown {
+				fmt.Fprintf(bw, "\n%d more causes are listed under their rules in the HTML and JSON reports.\n", len(r.Causes)-i)
+				break
+			}
+			cause := c.Message
+			if c.Pointer != "" {
+				cause += " (`" + c.Pointer + "`)"
+			}
+			example := "`" + c.Example.Rule + "`"
+			if c.Example.Case != "" {
+				example += ": " + c.Example.Case
+			}
+			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(cause), mdCell(clip(example, 200)))
+		}
+	}
 	if len(r.GateFailures) > 0 {
 		fmt.Fprintf(bw, "\n### Run conditions failed\n\n")
 		for _, g := range r.GateFailures {

@@ -38,7 +38,7 @@ func TestWriteText(t *testing.T) {
 	assert.Contains(t, text, "section: 5.1; 5.3")
 	assert.Contains(t, text, "expected: 401 Unauthorized")
 	assert.Contains(t, text, `reproduce: curl -sS -i -H "Authorization: Token $PETSTORE_API_KEY" 'http://127.0.0.1:`)
-	assert.Regexp(t, `\n\d+ rules: \d+ pass, \d+ fail, .*: NOT CONFORMING\n$`, text)
+	assert.Regexp(t, `\n\d+ rules: \d+ pass, \d+ fail, .*; \d+ cases, \d+ requests, .*; seed \d+; .*: NOT CONFORMING\n$`, text)
 	assert.NotContains(t, text, "\x1b[", "no colour unless asked")
 	out.Reset()
 	require.NoError(t, conformance.WriteColorText(&out, failingReport(t)))

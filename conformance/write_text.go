@@ -109,6 +109,8 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	fmt.Fprintf(bw, "%s %s conformance of %s\n", r.SpecTitle, r.SpecVersion, r.Target)
 	fmt.Fprintf(bw, "started %s, clock %s, strict %t, read-only %t\n",
 		r.Started.Format("2006-01-02T15:04:05Z"), r.Clock.Format("2006-01-02T15:04:05Z"), r.Strict, r.ReadOnly)
+	fmt.Fprintf(bw, "%s\n", RunLine(r))
+	writeCauses(bw, r)
 	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
 		width = max(width, len(res.ID))
@@ -117,8 +119,8 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	for _, g := range bySection(r.Results) {
 		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
 		for _, res := range g.Results {
-			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
-				res.Severity, width, res.ID, res.Title)
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
+				res.Severity, width, res.ID, res.Title, caseCount(res))
 			writeDetails(bw, res)
 		}
 	}
@@ -135,9 +137,79 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	if c.Waived > 0 {
 		waived = fmt.Sprintf(", %d waived", c.Waived)
 	}
-	fmt.Fprintf(bw, "%d rules: %d pass, %d fail, %d warn, %d skip, %d error%s; %d animals created, %d found; %.1f ms: %s\n",
-		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, r.AnimalsCreated, r.AnimalsFound, r.DurationMS, verdict)
+	fmt.Fprintf(bw, "%d rules: %d pass, %d fail, %d warn, %d skip, %d error%s; %d cases, %d requests, %d animals created, %d found; seed %d; %.1f ms: %s\n",
+		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, totalCases(r), r.Requests, r.AnimalsCreated, r.AnimalsFound, r.Seed, r.DurationMS, verdict)
 	return bw.Flush()
+}
+
+// RunLine says how the run's generated cases were drawn, for every report: the seed (and
+// the command-line flags that repeat it), the random combinations asked for, the cap on
+// animals created.
+func RunLine(r *Report) string {
+	s := fmt.Sprintf("seed %d (repeat with --seed %d)", r.Seed, r.Seed)
+	if r.Fuzz > 0 {
+		s += fmt.Sprintf(", --fuzz %d", r.Fuzz)
+	}
+	return s + fmt.Sprintf(", at most %d animals created", r.MaxCreates)
+}
+
+func totalCases(r *Report) int {
+	n := 0
+	for _, res := range r.Results {
+		n += res.Cases
+	}
+	return n
+}
+
+func caseCount(res Result) string {
+	switch {
+	case res.Cases == 0 && res.CasesSkipped == 0:
+		return ""
+	case res.CasesSkipped > 0:
+		return fmt.Sprintf(" (%d cases, %d not sent)", res.Cases, res.CasesSkipped)
+	}
+	return fmt.Sprintf(" (%d cases)", res.Cases)
+}
+
+// writeCauses leads a failing report with what explains its failures, when one cause
+// explains more than one failure.
+func writeCauses(w io.Writer, r *Report) {
+	if len(r.Causes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ncauses of the failures, the largest first:\n")
+	for i, c := range r.Causes {
+		if i == maxCausesShown {
+			fmt.Fprintf(w, "  ... and %d more causes, listed under their rules below\n", len(r.Causes)-i)
+			break
+		}
+		rules := strings.Join(c.Rules, ", ")
+		if len(c.Rules) > 4 {
+			rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
+		}
+		fmt.Fprintf(w, "  %d. %s\n     %s in %s: %s\n", i+1, c.Message, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
+		if c.Pointer != "" {
+			fmt.Fprintf(w, "     spec: %s\n", c.Pointer)
+		}
+		if c.Example.Case != "" {
+			fmt.Fprintf(w, "     e.g. %s: %s\n", c.Example.Rule, c.Example.Case)
+		} else {
+			fmt.Fprintf(w, "     e.g. %s\n", c.Example.Rule)
+		}
+		if c.Example.Curl != "" {
+			fmt.Fprintf(w, "     reproduce: %s\n", c.Example.Curl)
+		}
+	}
+}
+
+// maxCausesShown is how many causes lead a text report.
+const maxCausesShown = 10
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 const indent = "          "
@@ -158,7 +230,15 @@ func writeDetails(w io.Writer, res Result) {
 	fmt.Fprintf(w, "%ssection: %s\n", indent, res.Section)
 	shown := -1
 	for _, f := range res.Failures {
-		fmt.Fprintf(w, "%s- %s\n", indent, f.Message)
+		if f.Case != "" {
+			fmt.Fprintf(w, "%s- case: %s [%s: %s]\n", indent, f.Case, f.Verdict, f.CaseSection)
+			if f.Reasoning != "" {
+				fmt.Fprintf(w, "%s  why: %s\n", indent, f.Reasoning)
+			}
+			fmt.Fprintf(w, "%s  %s\n", indent, f.Message)
+		} else {
+			fmt.Fprintf(w, "%s- %s\n", indent, f.Message)
+		}
 		if f.Expected != "" || f.Actual != "" {
 			fmt.Fprintf(w, "%s  expected: %s\n%s  got:      %s\n", indent, f.Expected, indent, f.Actual)
 		}

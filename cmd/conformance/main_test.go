@@ -57,7 +57,7 @@ func TestRunInProcessReference(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "\n5 Authentication\n")
 	n := catalogueSize(t)
-	assert.Regexp(t, fmt.Sprintf(`\n%d rules: %d pass, 0 fail, 0 warn, 2 skip, 0 error; \d+ animals created, 0 found; [\d.]+ ms: CONFORMING\n$`, n, n-2), out)
+	assert.Regexp(t, fmt.Sprintf(`\n%d rules: %d pass, 0 fail, 0 warn, 2 skip, 0 error; \d+ cases, \d+ requests, \d+ animals created, 0 found; seed \d+; [\d.]+ ms: CONFORMING\n$`, n, n-2), out)
 
 	// With a clock past getPet's removal date, the in-process reference shares it.
 	code, out, _ = runMain(t, nil, "run", "--now", "2031-01-01", "--only", "getPet")

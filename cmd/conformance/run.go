@@ -32,6 +32,8 @@ type runFlags struct {
 	timeout                                                     time.Duration
 	reports                                                     reportList
 	minCoverage                                                 float64
+	seed                                                        uint64
+	fuzz, maxCreates                                            int
 }
 
 func runCommand(ctx context.Context, e env, args []string) error {
@@ -53,6 +55,9 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
+	fs.Uint64Var(&f.seed, "seed", 0, "`seed` of the generated cases (names, --fuzz combinations); default one from the clock, printed in every report")
+	fs.IntVar(&f.fuzz, "fuzz", 0, "add `N` random combinations of request variants (shrunk when they fail)")
+	fs.IntVar(&f.maxCreates, "max-creates", conformance.DefaultMaxCreates, "create at most `N` animals; cases that would create more are not sent, and counted")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -66,11 +71,17 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if f.timeout <= 0 {
 		return cli.Usagef("conformance run: --timeout must be positive")
 	}
+	if f.fuzz < 0 {
+		return cli.Usagef("conformance run: --fuzz %d: want a number of combinations, 0 or more", f.fuzz)
+	}
+	if f.maxCreates < 1 {
+		return cli.Usagef("conformance run: --max-creates %d: want 1 or more (use --read-only to create nothing)", f.maxCreates)
+	}
 	if f.minCoverage < 0 || f.minCoverage > 100 {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
-		MinCoverage: f.minCoverage}
+		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates}
 	var err error
 	if f.waivers != "" {
 		if opts.Waivers, err = conformance.ReadWaivers(f.waivers); err != nil {

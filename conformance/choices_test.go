@@ -1,0 +1,161 @@
+package conformance_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
+)
+
+// The document's open choices, made the other way round from the reference server. The
+// reference ignores unknown properties, refuses empty and control-character names, takes a
+// charset parameter, answers 400 to an out-of-range limit and to unknown query parameters
+// nothing; each wrapper below decides the opposite. Every run, strict, must conform: the
+// generated cases judge none of these choices.
+
+func errorReply(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]any{"code": code, "message": msg, "status": status})
+	_, _ = w.Write(b)
+}
+
+// refuseUnknownProperties answers 400 to a body with a property NewPet does not have.
+func refuseUnknownProperties(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			var m map[string]json.RawMessage
+			if json.Unmarshal(b, &m) == nil {
+				for k := range m {
+					if k != "name" && k != "categoryId" && k != "status" {
+						errorReply(w, http.StatusBadRequest, "invalid_request", "unknown property "+k)
+						return
+					}
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// refuseMediaParameters answers 415 to a Content-Type with parameters (a charset).
+func refuseMediaParameters(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && len(params) > 0 {
+			errorReply(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "no parameters, please")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// clampLimit answers an out-of-range or malformed limit with the nearest bound or the
+// default, instead of 400.
+func clampLimit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") {
+			q := r.URL.Query()
+			if vs, ok := q["limit"]; ok {
+				n, err := strconv.ParseInt(strings.TrimSpace(vs[0]), 10, 64)
+				switch {
+				case err != nil:
+					q.Del("limit")
+				case n < 1:
+					q.Set("limit", "1")
+				case n > 100:
+					q.Set("limit", "100")
+				default:
+					q.Set("limit", strconv.FormatInt(n, 10))
+				}
+			}
+			if vs, ok := q["status"]; ok && len(vs) > 1 {
+				q.Set("status", vs[0])
+			}
+			r = r.Clone(r.Context())
+			r.URL.RawQuery = q.Encode()
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// anyName accepts every string as a name (empty, blank, control characters, any length):
+// the reference stores a stand-in, and the wrapper answers with the name as sent.
+func anyName(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	names := map[string]string{} // stand-in -> name as sent
+	n := 0
+	restore := func(b []byte) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		for stand, name := range names {
+			q, _ := json.Marshal(name)
+			b = bytes.ReplaceAll(b, []byte(`"`+stand+`"`), q)
+		}
+		return b
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			var m map[string]any
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber() // through float64, categoryId 2^53+1 would come back rounded: the harness says so
+			// A body that is not UTF-8 goes through untouched: decoding would repair it.
+			if utf8.Valid(b) && dec.Decode(&m) == nil && !dec.More() {
+				if name, ok := m["name"].(string); ok {
+					mu.Lock()
+					n++
+					stand := "conformance-stand-in-" + strconv.Itoa(n)
+					names[stand] = name
+					mu.Unlock()
+					m["name"] = stand
+					b, _ = json.Marshal(m)
+				}
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			r.ContentLength = int64(len(b))
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(restore(rec.Body.Bytes()))
+	})
+}
+
+func TestOpenChoicesBothWays(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		wrap func(http.Handler) http.Handler
+	}{
+		{"the reference's choices", func(h http.Handler) http.Handler { return h }},
+		{"unknown properties refused", refuseUnknownProperties},
+		{"a charset parameter refused", refuseMediaParameters},
+		{"an out-of-range limit clamped", clampLimit},
+		{"empty, blank, control-character and long names accepted", anyName},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := conformance.Options{Strict: true, Now: beforeSunset, Fuzz: 60, Seed: 3}
+			conformance.NoWait(&opts, nil)
+			rep := run(t, serve(t, tt.wrap(newReference(t, beforeSunset, reference.Config{MaxBodyBytes: 4 << 20}))), opts)
+			assert.Empty(t, notPassed(rep))
+			assert.Equal(t, conformance.Conforming, rep.Verdict)
+		})
+	}
+}

@@ -1,0 +1,534 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/big"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/spec"
+)
+
+// Generated cases. Each family of the cases package is a rule per operation
+// ("createPet/cases-fields", "getPet/cases-auth"). A family's rule sends every case, judges each answer by the case's verdict, and tags every
+// failure with the case's words and section.
+
+// DefaultMaxCreates caps the animals a run creates when Options.MaxCreates is zero: enough
+// for the enumerated cases and a --fuzz of a few hundred, few enough for a shared staging.
+const DefaultMaxCreates = 500
+
+// caseFamilies are the families that make one rule per operation, with their titles.
+var caseFamilies = []struct{ family, section, title string }{
+	{cases.FamilyFields, "4.2; 2; 7", "every variant of each body property (absent, null, other types, boundaries, extremes, odd strings, enumeration values) gets the answer the document gives it"},
+	{cases.FamilyBody, "4.2; 1; 7", "every variant of the body as a whole (none, null, array, scalar, malformed, trailing data, BOM, duplicate keys, nesting, size) gets the answer the document gives it"},
+	{cases.FamilyHeaders, "4; 1", "Content-Type and Accept variants get the answer the document gives them"},
+	{cases.FamilyQuery, "4.1; 7; 8", "every variant of each query parameter (bounds, out of range, wrong type, encodings, repeats, unknown, combined) gets the answer the document gives it"},
+	{cases.FamilyPath, "4.3; 7", "every variant of each path parameter (known, unknown, extremes, wrong type, encodings) gets the answer the document gives it"},
+	{cases.FamilyAuth, "5.1; 5.2; 5.3", "every way of presenting the key, alone and with a request bad in another way, gets 401 where the key is missing or invalid (whatever else is wrong), and the answer the document gives it otherwise"},
+}
+
+// caseRules returns the generated-case rules: a rule per family and operation that has
+// such cases.
+func caseRules(f *facts) []Rule {
+	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return NamePrefix }})
+	var rules []Rule
+	for _, fam := range caseFamilies {
+		for _, op := range f.ops {
+			if len(g.Mutations(op, fam.family)) == 0 {
+				continue
+			}
+			rules = append(rules, Rule{
+				ID: op.ID + "/cases-" + fam.family, Section: fam.section, Severity: Must, Op: op.ID,
+				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Needs: caseNeeds(f, op, fam.family),
+				Check: func(c *Check) { runFamily(c, f, op, fam.family) },
+			})
+		}
+	}
+	return rules
+}
+
+// fuzzRules are the random combinations, one rule per operation, when the run asks for them.
+func fuzzRules(f *facts, n int) []Rule {
+	var rules []Rule
+	per, extra := n/len(f.ops), n%len(f.ops)
+	for i, op := range f.ops {
+		k := per
+		if i < extra {
+			k++
+		}
+		if k == 0 {
+			continue
+		}
+		rules = append(rules, Rule{
+			ID: op.ID + "/cases-fuzz", Section: "4; 5; 7", Severity: Must, Op: op.ID,
+			Title: fmt.Sprintf("%s: %d random combinations of variants (--fuzz, --seed) get the answer the document gives them; a failing one is shrunk", op.ID, k),
+			Needs: Needs{Animals: int(f.limit.Default) + 1},
+			Check: func(c *Check) {
+				g := newGenerator(c, f, op.ID+"/cases-fuzz")
+				rng := rand.New(rand.NewPCG(c.cases.seed, hash("fuzz/"+op.ID)))
+				for _, k := range g.Random(op, rng, k) {
+					if !runCase(c, f, k, true) {
+						return
+					}
+				}
+			},
+		})
+	}
+	return rules
+}
+
+// caseNeeds: a listing's cases need more animals than the default limit, of every status (a
+// listing that ignores the default or the filter shows it); the cases of an operation with
+// a path parameter need an animal to ask for.
+func caseNeeds(f *facts, op spec.Operation, family string) Needs {
+	switch {
+	case family == cases.FamilyQuery:
+		return Needs{Animals: int(f.limit.Default) + 1, PerStatus: 1}
+	case strings.Contains(op.Path, "{"):
+		return Needs{Animals: 1}
+	}
+	return Needs{}
+}
+
+func runFamily(c *Check, f *facts, op spec.Operation, family string) {
+	g := newGenerator(c, f, op.ID+"/"+family)
+	for _, k := range g.Cases(op, family) {
+		if !runCase(c, f, k, false) {
+			return
+		}
+	}
+}
+
+func hash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// newGenerator builds the cases' valid requests from the fixture: a categoryId a listed
+// animal has, a listed animal's id, ids no listed animal has, and names drawn from the
+// run's seed (so that a seed sends the same requests).
+func newGenerator(c *Check, f *facts, stream string) *cases.Generator {
+	rng := rand.New(rand.NewPCG(c.cases.seed, hash(stream)))
+	base := cases.Base{Reference: "1", Name: func() string {
+		b := make([]byte, 6)
+		for i := range b {
+			b[i] = nameChars[rng.IntN(len(nameChars))]
+		}
+		return NamePrefix + string(b)
+	}}
+	if ex, ok := f.validNewPet()[categoryField]; ok {
+		base.Reference = jsonText(ex)
+	}
+	if cat, ok := f.borrowedCategory(c.Fixture, nil); ok {
+		base.Reference = jsonText(cat)
+	}
+	seen := map[string]bool{}
+	if c.Fixture != nil {
+		seen = idSet(c.Fixture.Pets)
+		if len(c.Fixture.Pets) > 0 {
+			base.KnownID, _ = idOf(c.Fixture.Pets[0])
+		}
+	}
+	for _, id := range []string{"9223372036854775807", "0", "-1", "9007199254740993"} {
+		if !seen[id] {
+			base.Unknown = append(base.Unknown, id)
+		}
+	}
+	return cases.New(base)
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// runCase sends one case and judges the answer; a failing random combination is shrunk
+// first and reported as its smallest failing form. It returns false when the target gave
+// no answer: the rule is then inconclusive, and sending the rest would only wait out more
+// timeouts.
+func runCase(c *Check, f *facts, k cases.Case, shrink bool) bool {
+	if ok, why := c.cases.mayCreate(k.Creates); !ok {
+		c.cases.skipped++
+		c.cases.skipWhy = why
+		return true
+	}
+
+	if shrink && len(k.Mutations()) > 1 {
+		if failed := c.probe(func() { judgeCase(c, f, k) }); failed {
+			small := cases.Shrink(k, func(cand cases.Case) bool {
+				if ok, _ := c.cases.mayCreate(cand.Creates); !ok {
+					return false
+				}
+				return c.probe(func() { judgeCase(c, f, cand) })
+			})
+			if len(small.Mutations()) < len(k.Mutations()) {
+				small.Words += fmt.Sprintf(" (shrunk from %d variants: %s)", len(k.Mutations()), k.Words)
+			}
+			k = small
+		}
+	}
+	c.cases.ran++
+	c.rec.setCase(&caseTag{words: k.Words, section: k.Section, verdict: k.Verdict.String(), reason: k.Reason})
+	defer c.rec.setCase(nil)
+	judgeCase(c, f, k)
+	return c.rec.answered()
+}
+
+// caseTag is what a failure recorded during a case carries.
+type caseTag struct{ words, section, verdict, reason string }
+
+// caseState is what a run's case families share: the seed, the creation budget, and the
+// counts for the rule's result.
+type caseState struct {
+	seed       uint64
+	readOnly   bool
+	maxCreates int
+	created    func() int64
+	ran        int
+	skipped    int
+	skipWhy    string
+	// waitedInVain, shared by the run's rules: a created animal never showed up, so later
+	// cases do not wait again.
+	waitedInVain *atomic.Bool
+}
+
+func (s *caseState) mayCreate(creates bool) (bool, string) {
+	switch {
+	case !creates:
+		return true, ""
+	case s.readOnly:
+		return false, "the run is read-only and the case may create an animal"
+	case s.created() >= int64(s.maxCreates):
+		return false, fmt.Sprintf("the run has created %d animals, its --max-creates", s.maxCreates)
+	}
+	return true, ""
+}
+
+// judgeCase sends k and checks the answer against its verdict.
+func judgeCase(c *Check, f *facts, k cases.Case) {
+	req, err := c.caseRequest(k.Request)
+	if err != nil {
+		c.Failf("the case cannot be sent: %v", err)
+		return
+	}
+	before := c.rec.failureCount()
+	resp, err := c.sendRaw(req, k.Verdict != cases.Accept)
+	if err != nil {
+		return // recorded: no answer (the rule is inconclusive), or a cut body
+	}
+	body := readAll(resp)
+	got := resp.StatusCode
+	spoke := c.rec.failureCount() > before // the spec validation already said what is wrong
+	success := successStatus(f.byID[k.Op])
+	switch {
+	case got >= 500:
+		c.Expectf(expectedFor(k, success), statusText(got), "a request must never get a 5xx")
+	case k.Verdict == cases.Reject && k.Lookup && got == success:
+		judgeSuccess(c, f, k, body)
+	case k.Verdict == cases.Reject && len(k.Statuses) > 0 && !slices.Contains(k.Statuses, got):
+		c.Expectf(expectedFor(k, success), statusText(got), "want %s with an Error body, got %s", statusList(k.Statuses), statusText(got))
+	case k.Verdict == cases.Reject && (got < 400 || got >= 500):
+		c.Expectf(expectedFor(k, success), statusText(got), "want a 4xx with an Error body, got %s", statusText(got))
+	case k.Verdict == cases.Accept && got != success:
+		c.Expectf(expectedFor(k, success), statusText(got), "want %s, got %s", statusText(success), statusText(got))
+	case got >= 400:
+		if !spoke {
+			checkErrorBody(c, got, resp.Header, body)
+		}
+	case got/100 == 2 && got != success:
+		c.Expectf(statusText(success), statusText(got), "a success must be %s, got %s", statusText(success), statusText(got))
+	case got/100 == 2:
+		judgeSuccess(c, f, k, body)
+	default:
+		c.Expectf(expectedFor(k, success), statusText(got), "want %s, got %s", expectedFor(k, success), statusText(got))
+	}
+}
+
+func expectedFor(k cases.Case, success int) string {
+	switch {
+	case k.Verdict == cases.Accept:
+		return statusText(success)
+	case k.Verdict == cases.Reject && len(k.Statuses) > 0:
+		return statusList(k.Statuses) + " with an Error body"
+	case k.Verdict == cases.Reject:
+		return "a 4xx with an Error body"
+	}
+	return fmt.Sprintf("%s, or a 4xx with an Error body", statusText(success))
+}
+
+// checkErrorBody fails an error answer whose body is not an Error record (section 7) with
+// the HTTP status in its status field.
+func checkErrorBody(c *Check, status int, h http.Header, body []byte) {
+	var e map[string]any
+	if !isJSON(h) || decodeJSON(body, &e) != nil || e == nil {
+		c.Expectf("an Error record (code, message, status) as application/json", fmt.Sprintf("%q: %s", h.Get("Content-Type"), clip(string(body), 80)),
+			"an error answer must carry an Error body (section 7)")
+		return
+	}
+	code, okCode := e["code"].(string)
+	_, okMsg := e["message"].(string)
+	st, okStatus := e["status"].(json.Number)
+	switch {
+	case !okCode || code == "" || !okMsg || !okStatus:
+		c.Expectf("an Error record (code, message, status)", clip(string(body), 120), "an error answer must carry an Error body (section 7)")
+	case st.String() != strconv.Itoa(status):
+		c.Expectf(strconv.Itoa(status), st.String(), "the Error record's status must repeat the HTTP status (section 7)")
+	}
+}
+
+// judgeSuccess checks a 2xx answer against the request: a created animal holds what was
+// sent (and so does getPet of it afterwards), a listing holds at most its limit and only
+// animals of the filtered status, getPet returns the animal asked for.
+func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
+	switch k.Op {
+	case opCreate:
+		var pet map[string]any
+		if decodeJSON(body, &pet) != nil || pet == nil {
+			c.Expectf("a Pet object", clip(string(body), 120), "the created animal must come back as a Pet")
+			return
+		}
+		wants := k.Request.Body.Wants()
+		compareStored(c, wants, pet, "the created Pet")
+		id, ok := idOf(pet)
+		if !ok || f.byID[opGet].Gone(c.Now) || c.Failed() {
+			return
+		}
+		if got := getRaw(c, id); got != nil {
+			compareStored(c, wants, got, "getPet of the created animal")
+		}
+	case opList:
+		var pets []map[string]any
+		if decodeJSON(body, &pets) != nil {
+			c.Expectf("a JSON array of Pet", clip(string(body), 120), "the listing must be a plain array (4.1 rule 3)")
+			return
+		}
+		limit, filter := listSemantics(f, k.Request)
+		if int64(len(pets)) > limit {
+			c.Expectf(fmt.Sprintf("at most %d animals", limit), fmt.Sprintf("%d animals", len(pets)),
+				"the listing holds more animals than the limit allows (4.1 rule 1; 8)")
+		}
+		if filter != nil {
+			for _, p := range pets {
+				if st, _ := p["status"].(string); !slices.Contains(filter, st) {
+					id, _ := idOf(p)
+					c.Expectf("status "+strings.Join(filter, " or "), fmt.Sprintf("status %q (id %s)", st, id),
+						"the listing holds an animal of another status than the filter (4.1 rule 2)")
+					break
+				}
+			}
+		}
+	case opGet:
+		var pet map[string]any
+		if decodeJSON(body, &pet) != nil || pet == nil {
+			c.Expectf("a Pet object", clip(string(body), 120), "getPet must answer a Pet")
+			return
+		}
+		raw := k.Request.Path[strings.LastIndex(k.Request.Path, "/")+1:]
+		asked, _ := url.PathUnescape(raw)
+		if n, ok := new(big.Int).SetString(asked, 10); ok {
+			if id, _ := idOf(pet); !numEqual(id, n.String()) {
+				c.Expectf("the animal with id "+n.String(), "id "+id, "getPet answered another animal than the one asked for (4.3)")
+			}
+		}
+	}
+}
+
+// listSemantics says what a listing request asks for: the most animals an answer may hold
+// (the limit when it is one valid value, the default when there is none, else the maximum)
+// and the statuses it may hold (nil: any, when the filter is not valid values only).
+func listSemantics(f *facts, r cases.Request) (int64, []string) {
+	var limits, statuses []string
+	for _, p := range r.Query {
+		name, _ := url.QueryUnescape(p.Name)
+		v, err := url.QueryUnescape(p.Value)
+		if err != nil {
+			v = "\x00invalid"
+		}
+		switch name {
+		case "limit":
+			limits = append(limits, v)
+		case "status":
+			statuses = append(statuses, v)
+		}
+	}
+	limit := f.limit.Max
+	switch {
+	case len(limits) == 0:
+		limit = f.limit.Default
+	case len(limits) == 1:
+		if n, err := strconv.ParseInt(limits[0], 10, 64); err == nil && strconv.FormatInt(n, 10) == limits[0] && n >= f.limit.Min && n <= f.limit.Max {
+			limit = n
+		}
+	}
+	for _, s := range statuses {
+		if !slices.Contains(f.statuses, s) {
+			return limit, nil
+		}
+	}
+	if len(statuses) == 0 {
+		return limit, nil
+	}
+	return limit, statuses
+}
+
+// compareStored fails each field whose value in got is none of the values a service may
+// have stored: numbers compared exactly as decimals (int64 as text, never through float64),
+// strings byte for byte.
+func compareStored(c *Check, wants map[string][]string, got map[string]any, what string) {
+	names := make([]string, 0, len(wants))
+	for n := range wants {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v, ok := got[name]
+		if !ok {
+			c.Expectf(strings.Join(wants[name], " or "), "no "+name, "%s lacks the %s that was sent", what, name)
+			continue
+		}
+		if !slices.ContainsFunc(wants[name], func(w string) bool { return sameValue(w, v) }) {
+			c.Expectf(strings.Join(wants[name], " or "), clip(jsonText(v), 120), "%s holds another %s than was sent", what, name)
+		}
+	}
+}
+
+// sameValue compares a wanted JSON value with a decoded one (numbers as json.Number).
+func sameValue(want string, got any) bool {
+	var w any
+	if decodeJSON([]byte(want), &w) != nil {
+		return false
+	}
+	if wn, ok := w.(json.Number); ok {
+		gn, ok := got.(json.Number)
+		return ok && numEqual(wn.String(), gn.String())
+	}
+	return jsonText(w) == jsonText(got)
+}
+
+// numEqual compares two JSON numbers exactly.
+func numEqual(a, b string) bool {
+	x, ok1 := new(big.Rat).SetString(a)
+	y, ok2 := new(big.Rat).SetString(b)
+	return ok1 && ok2 && x.Cmp(y) == 0
+}
+
+// caseRequest builds the HTTP request of a case: the path and query exactly as written,
+// the key presented as the case says.
+func (c *Check) caseRequest(r cases.Request) (*http.Request, error) {
+	u, err := url.Parse(c.BaseURL + r.Path)
+	if err != nil {
+		return nil, err
+	}
+	u.RawQuery = r.RawQuery()
+	var body []byte
+	if r.Body != nil {
+		body = r.Body.Bytes()
+	}
+	var req *http.Request
+	if body != nil {
+		req, err = http.NewRequestWithContext(c.Ctx, r.Method, u.String(), bytes.NewReader(body))
+	} else {
+		req, err = http.NewRequestWithContext(c.Ctx, r.Method, u.String(), nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	req.URL = u // keep the path's encoding as written
+	for _, h := range r.Header {
+		req.Header.Add(h.Name, h.Value)
+	}
+	for _, v := range authValues(r.Auth, c.key) {
+		req.Header.Add("Authorization", v)
+	}
+	if r.Auth == cases.AuthQuery {
+		q := "access_token=" + url.QueryEscape(c.key)
+		if req.URL.RawQuery != "" {
+			q = req.URL.RawQuery + "&" + q
+		}
+		req.URL.RawQuery = q
+	}
+	return req, nil
+}
+
+// authValues are the Authorization fields a case sends.
+func authValues(a cases.Auth, key string) []string {
+	switch a {
+	case cases.AuthKey:
+		return []string{credBearer.value(key)}
+	case cases.AuthEmpty:
+		return []string{""}
+	case cases.AuthSchemeOnly:
+		return []string{"Bearer"}
+	case cases.AuthOtherScheme:
+		return []string{credToken.value(key)}
+	case cases.AuthJunkAfter:
+		return []string{credJunkAfter.value(key)}
+	case cases.AuthLowerScheme:
+		return []string{credBearerLower.value(key)}
+	case cases.AuthDoubleSpace:
+		return []string{credDoubleSpace.value(key)}
+	case cases.AuthTwice:
+		return []string{credBearer.value(key), credBearer.value(key)}
+	case cases.AuthWrongThenKey:
+		return []string{"Bearer " + wrongKey, credBearer.value(key)}
+	}
+	return nil
+}
+
+// successStatus is the operation's documented 2xx status (201 for createPet).
+func successStatus(op spec.Operation) int {
+	for _, s := range op.Statuses {
+		if s/100 == 2 {
+			return s
+		}
+	}
+	return http.StatusOK
+}
+
+// getRaw fetches /pets/{id} as the cases do, waiting out a 404 for a while (a store may
+// show what it stored only after a while), and returns the object (nil if none). Once a
+// rule has waited in vain, it does not wait again: one lag is enough to judge, and a store
+// that never shows what it created would cost every case the whole wait.
+func getRaw(c *Check, id string) map[string]any {
+	var pet map[string]any
+	wait := c.wait
+	if c.cases.waitedInVain.Load() {
+		wait = func(context.Context, time.Duration) error { return context.Canceled }
+	}
+	found := eventually(c.Ctx, wait, func() bool {
+		req, err := c.caseRequest(cases.Request{Method: http.MethodGet, Path: "/pets/" + url.PathEscape(id), Auth: cases.AuthKey})
+		if err != nil {
+			return true
+		}
+		resp, err := c.sendRaw(req, false)
+		if err != nil {
+			return true
+		}
+		if resp.StatusCode == http.StatusNotFound {
+			return false
+		}
+		if resp.StatusCode != http.StatusOK {
+			c.Expectf(statusText(http.StatusOK), statusText(resp.StatusCode), "getPet of the created animal must answer it")
+		} else if decodeJSON(readAll(resp), &pet) != nil {
+			c.Failf("getPet of the created animal answered no Pet object")
+		}
+		return true
+	})
+	if !found {
+		c.cases.waitedInVain.Store(true)
+		c.Expectf(statusText(http.StatusOK), statusText(http.StatusNotFound), "getPet does not find the animal just created (4.2; 4.3)")
+	}
+	return pet
+}
