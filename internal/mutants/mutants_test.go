@@ -134,22 +134,27 @@ func TestMutants(t *testing.T) {
 
 // TestSkippingARuleLetsAMutantThrough spot-checks that rules earn their place: with one of
 // these rules (or one family of generated rules) skipped, some mutant passes the suite.
+// Every family of generated cases is the only catcher of some request-side mutant. (Many
+// hand-written rules, listPets/limit-above-max or createPet/missing-name say, are no longer
+// the only catchers of anything since the generated cases came: they stay as readable
+// statements of single requirements.)
 func TestSkippingARuleLetsAMutantThrough(t *testing.T) {
 	doc, ms := load(t)
-	singles := []string{
-		"listPets/limit-max-full", "listPets/limit-above-max", "listPets/status-unknown",
-		"createPet/missing-name", "createPet/malformed-json", "createPet/status-optional",
-		"getPet/created-returned", "getPet/listed-returned", "getPet/non-integer-id",
-		"auth/createPet-missing",
+	var singles []string
+	for _, id := range ruleIDs(t, doc) {
+		if strings.Contains(id, "/cases-") {
+			singles = append(singles, id)
+		}
 	}
-	families := Families(ruleIDs(t, doc), []string{"listPets", "createPet", "getPet"})
+	require.Len(t, singles, 10, "a generated family per operation and kind of variant")
+	singles = append(singles, "listPets/limit-max-full")
 	entries := Singles(singles)
-	for _, f := range families {
-		if f.Name == "auth/*-near-key" || f.Name == "auth/*-not-bearer" {
+	for _, f := range Families(ruleIDs(t, doc), []string{"listPets", "createPet", "getPet"}) {
+		if f.Name == "auth/*-near-key" {
 			entries = append(entries, f)
 		}
 	}
-	require.Len(t, entries, len(singles)+2)
+	require.Len(t, entries, len(singles)+1)
 	all := make([]Outcome, len(ms))
 	for i, m := range ms {
 		all[i] = outcome(t, doc, m)
