@@ -158,7 +158,7 @@ type found struct {
 	after         time.Duration
 	requests      int64
 	trace         []Exchange
-	linear        Sequence // the exploration's steps in one worker, in the order they were sent
+	linear        []Sequence // the exploration's steps in one worker, in the order they were sent, and answered
 }
 
 type stopInfo struct {
@@ -193,6 +193,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 	// order[w][i] is when worker w's step i was sent, counted over all workers: shrinking
 	// tries the steps of all workers one after the other in that order.
 	order := make([][]int64, cfg.Workers)
+	ended := make([][]int64, cfg.Workers) // when its answer was read
 	var sent atomic.Int64
 	var wg sync.WaitGroup
 	for n := range cfg.Workers {
@@ -212,6 +213,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 				}
 				seq.Workers[n] = append(seq.Workers[n], st)
 				order[n] = append(order[n], at)
+				ended[n] = append(ended[n], sent.Add(1))
 				if v != nil {
 					once.Do(func() {
 						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.c.requests.Load(), trace: []Exchange{ex}}
@@ -227,7 +229,10 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 	switch {
 	case first != nil:
 		info.reason = StopFinding
-		first.linear = linearize(seq, order)
+		// Concurrent steps have no one order: a create sent after a listing can still be
+		// stored before the listing reads the store. Both orders are tried, and creates first.
+		byStart := linearize(seq, order)
+		first.linear = []Sequence{byStart, linearize(seq, ended), createsFirst(byStart)}
 	case timeUp.Load():
 		info.reason = StopDuration
 	case cfg.Steps > 0 && steps.Load() >= int64(cfg.Steps):
@@ -262,6 +267,28 @@ func linearize(seq Sequence, order [][]int64) Sequence {
 	return Sequence{Workers: [][]Step{out}}
 }
 
+// createsFirst moves the createPet steps of a one-worker sequence before the others, keeping
+// each group's order: every animal is then stored before any read that might have seen it.
+func createsFirst(seq Sequence) Sequence {
+	steps := seq.Workers[0]
+	index := make([]int, len(steps))
+	var out []Step
+	for pass := range 2 {
+		for i, st := range steps {
+			if (st.Op == opCreate) == (pass == 0) {
+				index[i] = len(out)
+				out = append(out, st)
+			}
+		}
+	}
+	for i := range out {
+		if out[i].Ref != nil {
+			out[i].Ref = ptr(index[*out[i].Ref])
+		}
+	}
+	return Sequence{Workers: [][]Step{out}}
+}
+
 // merge orders the exchanges of all workers by the time they were sent.
 func merge(traces [][]Exchange) []Exchange {
 	var out []Exchange
@@ -284,6 +311,11 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 		own := *r
 		own.t = t
 		r = &own
+		// The same first request as the exploration's, so that a fault that counts requests
+		// meets the steps at the same counts.
+		if err := r.preflight(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

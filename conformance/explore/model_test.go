@@ -108,3 +108,13 @@ func TestReplayFileRoundTripAndChecks(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestCreatesFirstKeepsReferences(t *testing.T) {
+	create := Step{Op: opCreate, Body: `{"name":"a","categoryId":1}`}
+	seq := Sequence{Workers: [][]Step{{{Op: opList}, create, {Op: opGet, Ref: ptr(1)}, create}}}
+	got := createsFirst(seq).Workers[0]
+	require.Len(t, got, 4)
+	assert.Equal(t, opCreate, got[0].Op)
+	assert.Equal(t, opCreate, got[1].Op)
+	assert.Equal(t, 0, *got[3].Ref)
+}

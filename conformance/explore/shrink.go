@@ -7,7 +7,7 @@ import (
 
 // Shrinking. A candidate is kept when it still meets a violation of the same rule in one of
 // shrinkTries runs (an intermittent fault needs more than one chance). The order: all steps
-// in one worker in the order they were sent, else one worker alone, then fewer workers, then fewer steps (halves, quarters, ... single steps, as in
+// in one worker in the order they were sent (or answered), else one worker alone, then fewer workers, then fewer steps (halves, quarters, ... single steps, as in
 // delta debugging), then simpler inputs, then fewer steps again. Shrinking stops when
 // Config.ShrinkTime is spent or the budget of creates runs out, and keeps the smallest
 // failing sequence found so far.
@@ -29,11 +29,14 @@ type shrinker struct {
 
 // shrink returns the smallest failing sequence it found and the failing candidates on the
 // way to it, longest first (seq itself first).
-func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq, linear Sequence, v Violation, trace []Exchange) *shrinker {
+func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, linear []Sequence, v Violation, trace []Exchange) *shrinker {
 	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: creates, rule: v.Rule, deadline: time.Now().Add(cfg.ShrinkTime), trace: trace,
 		history: []Sequence{seq}}
-	if len(seq.Workers) > 1 && s.fails(linear) {
-		seq = linear // no concurrency needed
+	for _, l := range linear {
+		if len(seq.Workers) > 1 && s.fails(l) {
+			seq = l // no concurrency needed
+			break
+		}
 	}
 	seq = s.workers(seq)
 	seq = s.steps(seq)

