@@ -139,6 +139,27 @@ func anyName(h http.Handler) http.Handler {
 	})
 }
 
+// knownCategories refuses (400) a categoryId other than 1 to 5, as a service that checks
+// its categories would: the document shows no category records.
+func knownCategories(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			var m struct {
+				CategoryID json.Number `json:"categoryId"`
+			}
+			if json.Unmarshal(b, &m) == nil && m.CategoryID != "" {
+				if n, err := m.CategoryID.Int64(); err != nil || n < 1 || n > 5 {
+					errorReply(w, http.StatusBadRequest, "invalid_request", "no such category")
+					return
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 func TestOpenChoicesBothWays(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -149,6 +170,7 @@ func TestOpenChoicesBothWays(t *testing.T) {
 		{"a charset parameter refused", refuseMediaParameters},
 		{"an out-of-range limit clamped", clampLimit},
 		{"empty, blank, control-character and long names accepted", anyName},
+		{"unknown categories refused", knownCategories},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := conformance.Options{Strict: true, Now: beforeSunset, Fuzz: 60, Seed: 3}
@@ -158,4 +180,40 @@ func TestOpenChoicesBothWays(t *testing.T) {
 			assert.Equal(t, conformance.Conforming, rep.Verdict)
 		})
 	}
+}
+
+// A service that takes made-up categoryIds but refuses those beyond 2^53 (a validator that
+// stops at JavaScript's safe integers) is refusing valid int64 values, not unknown records.
+func TestRangeRefusalIsAFault(t *testing.T) {
+	safeOnly := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				b, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+				var m struct {
+					CategoryID json.Number `json:"categoryId"`
+				}
+				if json.Unmarshal(b, &m) == nil {
+					if n, err := m.CategoryID.Int64(); err == nil && (n > 1<<53 || n < -(1<<53)) {
+						errorReply(w, http.StatusBadRequest, "invalid_request", "categoryId too big")
+						return
+					}
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	opts := conformance.Options{Now: beforeSunset, Only: []string{"createPet/cases-fields"}, Seed: 3}
+	rep := run(t, serve(t, safeOnly(newReference(t, beforeSunset, reference.Config{}))), opts)
+	res, _ := rep.Result("createPet/cases-fields")
+	assert.Equal(t, conformance.Fail, res.Status)
+	var refused []string
+	for _, f := range res.Failures {
+		if f.Message == "a valid int64 is refused while other made-up values of the field were accepted" {
+			refused = append(refused, f.Case)
+			assert.GreaterOrEqual(t, f.Exchange, 0)
+			assert.Contains(t, res.Exchanges[f.Exchange].Request.Body, f.Case[len("categoryId = "):strings.Index(f.Case, ",")])
+		}
+	}
+	assert.Len(t, refused, 4, "2^53+1, -2^53-1, 2^63-1 and -2^63: %v", refused)
 }

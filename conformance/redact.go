@@ -63,9 +63,11 @@ var (
 		"Bearer " + KeyPlaceholder + " junk", fixedCurl("Bearer " + KeyPlaceholder + " junk")}
 	credDoubleSpace = credential{func(k string) string { return "Bearer  " + k },
 		"Bearer  " + KeyPlaceholder, fixedCurl("Bearer  " + KeyPlaceholder)}
+	credQuoted = credential{func(k string) string { return `Bearer "` + k + `"` },
+		`Bearer "` + KeyPlaceholder + `"`, fixedCurl(`Bearer \"` + KeyPlaceholder + `\"`)}
 )
 
-var credentials = []credential{credBearer, credBearerLower, credBearerUpper, credToken, credBasic, credJunkAfter, credDoubleSpace,
+var credentials = []credential{credBearer, credBearerLower, credBearerUpper, credToken, credBasic, credJunkAfter, credDoubleSpace, credQuoted,
 	credAppended, credLastChanged, credCaseFlipped}
 
 // lastChanged is key with its last byte replaced by another letter.

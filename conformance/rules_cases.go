@@ -55,7 +55,17 @@ func caseRules(f *facts) []Rule {
 			})
 		}
 	}
-	return rules
+	return append(rules, Rule{
+		ID: "errors/cases-routes", Section: "7; 4", Severity: Must,
+		Title: "a path no operation has, a trailing slash, or a method the spec does not give a path: never a 5xx, and a 4xx carries an Error record",
+		Check: func(c *Check) {
+			for _, k := range newGenerator(c, f, "errors/cases-routes").Routes(f.ops) {
+				if !runCase(c, f, k, false) {
+					return
+				}
+			}
+		},
+	})
 }
 
 // fuzzRules are the random combinations, one rule per operation, when the run asks for them.
@@ -103,11 +113,44 @@ func caseNeeds(f *facts, op spec.Operation, family string) Needs {
 
 func runFamily(c *Check, f *facts, op spec.Operation, family string) {
 	g := newGenerator(c, f, op.ID+"/"+family)
+	var accepted int
+	var refused []refusal
 	for _, k := range g.Cases(op, family) {
 		if !runCase(c, f, k, false) {
 			return
 		}
+		if k.RangeProbe {
+			switch st := c.cases.lastStatus; {
+			case st/100 == 2:
+				accepted++
+			case st/100 == 4:
+				refused = append(refused, refusal{k, c.rec.exchangeCount() - 1})
+			}
+		}
 	}
+	judgeRange(c, accepted, refused)
+}
+
+// refusal is a range probe the service refused, and the exchange that shows it.
+type refusal struct {
+	k        cases.Case
+	exchange int
+}
+
+// judgeRange: a service may refuse a categoryId it does not know (categories are not
+// shown), but one that took at least two made-up ids and refused another valid int64 is
+// refusing a range the document does not give (section 2: int64).
+func judgeRange(c *Check, accepted int, refused []refusal) {
+	if accepted < 2 {
+		return
+	}
+	for _, r := range refused {
+		c.rec.setCase(&caseTag{words: r.k.Words, section: "2 (categoryId: integer, int64); 4.2", verdict: cases.Accept.String(),
+			reason: fmt.Sprintf("the service took %d other made-up values of the same field, so the refusal is not of an unknown record but of a valid int64", accepted)})
+		c.rec.failAt(Failure{Message: "a valid int64 is refused while other made-up values of the field were accepted",
+			Expected: statusText(successStatus(c.cases.create)), Actual: "a 4xx"}, r.exchange)
+	}
+	c.rec.setCase(nil)
 }
 
 func hash(s string) uint64 {
@@ -199,6 +242,10 @@ type caseState struct {
 	ran        int
 	skipped    int
 	skipWhy    string
+	// lastStatus is the status of the latest case's answer (0: none).
+	lastStatus int
+	// create is createPet, whose success status range refusals are judged against.
+	create spec.Operation
 	// waitedInVain, shared by the run's rules: a created animal never showed up, so later
 	// cases do not wait again.
 	waitedInVain *atomic.Bool
@@ -224,12 +271,14 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 		return
 	}
 	before := c.rec.failureCount()
+	c.cases.lastStatus = 0
 	resp, err := c.sendRaw(req, k.Verdict != cases.Accept)
 	if err != nil {
 		return // recorded: no answer (the rule is inconclusive), or a cut body
 	}
 	body := readAll(resp)
 	got := resp.StatusCode
+	c.cases.lastStatus = got
 	spoke := c.rec.failureCount() > before // the spec validation already said what is wrong
 	success := successStatus(f.byID[k.Op])
 	switch {
@@ -247,6 +296,9 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 		if !spoke {
 			checkErrorBody(c, got, resp.Header, body)
 		}
+	case got/100 == 2 && k.Op == "":
+		// A route the spec does not have: the document shows no such endpoint, and what
+		// a service serves there is its own.
 	case got/100 == 2 && got != success:
 		c.Expectf(statusText(success), statusText(got), "a success must be %s, got %s", statusText(success), statusText(got))
 	case got/100 == 2:
@@ -483,6 +535,10 @@ func authValues(a cases.Auth, key string) []string {
 		return []string{credBearer.value(key), credBearer.value(key)}
 	case cases.AuthWrongThenKey:
 		return []string{"Bearer " + wrongKey, credBearer.value(key)}
+	case cases.AuthOddToken:
+		return []string{"Bearer conformance-wrong!key"}
+	case cases.AuthQuotedKey:
+		return []string{credQuoted.value(key)}
 	}
 	return nil
 }

@@ -79,10 +79,10 @@ func TestSelect(t *testing.T) {
 		return out
 	}
 	assert.Len(t, ids(nil, nil), len(rules))
-	errs := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found", "errors/machine-readable-code"}
+	errs := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found", "errors/machine-readable-code", "errors/cases-routes"}
 	assert.Equal(t, errs, ids([]string{"errors/*"}, nil))
 	assert.Equal(t, errs, ids([]string{"errors"}, nil), "a prefix selects its rules")
-	assert.Equal(t, []string{"errors/unauthorized", "errors/not-found"}, ids([]string{"errors"}, []string{"*/bad-*", "*-code"}))
+	assert.Equal(t, []string{"errors/unauthorized", "errors/not-found"}, ids([]string{"errors"}, []string{"*/bad-*", "*-code", "cases-*"}))
 	for _, id := range ids([]string{"*/limit-*"}, nil) {
 		assert.True(t, strings.HasPrefix(id, "listPets/limit-"), id)
 	}

@@ -81,6 +81,21 @@ func (r *recorder) answered() bool {
 	return r.noAnswer == ""
 }
 
+// failAt records f against the exchange with index i (a failure judged later than its
+// exchange).
+func (r *recorder) failAt(f Failure, i int) {
+	r.fail(f)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failures[len(r.failures)-1].Exchange = i
+}
+
+func (r *recorder) exchangeCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.exchanges)
+}
+
 func (r *recorder) failureCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -240,6 +255,14 @@ func (s *session) validate(req *http.Request, status int, header http.Header, bo
 	}
 	if open && status/100 == 3 {
 		return out // a redirect where the document leaves the answer open: the rule judges it
+	}
+	if _, _, err := s.validator.Route(vreq); open && err != nil {
+		// A probe of a route the spec does not have: there is nothing to validate the
+		// answer against but the Error record of section 7.
+		if status >= 400 && status < 500 {
+			out = append(out, s.validateErrorBody(header, body)...)
+		}
+		return out
 	}
 	if open && status >= 400 && status < 500 {
 		if route, _, err := s.validator.Route(vreq); err == nil && route.Operation.Responses.Status(status) == nil {

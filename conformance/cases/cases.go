@@ -53,6 +53,8 @@ const (
 	AuthDoubleSpace              // Authorization: Bearer  <key>
 	AuthTwice                    // two Authorization fields, both Bearer <key>
 	AuthWrongThenKey             // two Authorization fields: a wrong key, then the key
+	AuthOddToken                 // Authorization: Bearer conformance-wrong!key
+	AuthQuotedKey                // Authorization: Bearer "<key>"
 )
 
 // Param is one query parameter as sent: name and value already percent-encoded.
@@ -164,6 +166,9 @@ type Mutation struct {
 	Section string
 	// lookup marks a getPet id the run never saw: a 200 with that animal passes too.
 	lookup bool
+	// rangeProbe marks a valid int64 sent for a reference to a record the document does not
+	// show: refusing it is open alone, but not beside accepting other made-up ones.
+	rangeProbe bool
 	apply  func(*Request)
 }
 
@@ -187,6 +192,10 @@ type Case struct {
 	// Lookup marks a getPet Reject(404) for an id the run never saw: a 200 with the
 	// animal of that id passes too (the store may hold it).
 	Lookup bool
+	// RangeProbe marks a case that sends one valid int64 for a reference to a record the
+	// document does not show (categoryId): a service may refuse an id it does not know, but
+	// one that accepts other made-up ids and refuses this one is refusing a valid int64.
+	RangeProbe bool
 
 	mutations []Mutation
 	base      Request
@@ -216,6 +225,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		m.apply(&c.Request)
 		names, words = append(names, m.Name), append(words, m.Words)
 		c.Lookup = c.Lookup || m.lookup
+		c.RangeProbe = len(ms) == 1 && m.rangeProbe
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
 		}

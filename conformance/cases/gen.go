@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -385,10 +386,14 @@ func integerMutations(part, name string, p *openapi3.Schema) []Mutation {
 			continue
 		}
 		add(v.slug, raw, v.words, valid, section, []string{raw})
+		if valid == Open {
+			out[len(out)-1].rangeProbe = true
+		}
 	}
 	openNum := fmt.Sprintf("%s; whether an integer written as %%s is taken: not shown (JSON Schema draft 4, which OpenAPI 3.0 uses, leaves it open)", section)
 	add("1.0", "1.0", "an integer written with a fraction part", Open, fmt.Sprintf(openNum, "1.0"), []string{"1"})
 	add("1e3", "1e3", "an integer written with an exponent", Open, fmt.Sprintf(openNum, "1e3"), []string{"1000"})
+	add("1e300", "1e300", "an integer written with an exponent, far beyond int64", Reject, fmt.Sprintf(secType, name, describe(p)), nil)
 	add("1.5", "1.5", "a fraction", Reject, section, nil)
 	add("numeric-string", `"1"`, "a string holding a number", Reject, section, nil)
 	return out
@@ -500,9 +505,10 @@ func headerMutations(op spec.Operation) []Mutation {
 		out = append(out, mut(ct, "content-type-absent", "no Content-Type header", Open, 0, secMedia, func(r *Request) {
 			r.Header = deleteHeader(r.Header, "Content-Type")
 		}))
+		out = append(out, mut(ct, "content-type-upper", "Content-Type: Application/JSON", Accept, 0,
+			"1 (media type application/json); RFC 9110 8.3.1 (type and subtype are case-insensitive)", setHeader("Content-Type", "Application/JSON")))
 		for _, v := range []struct{ slug, value string }{
 			{"charset", "application/json; charset=utf-8"},
-			{"upper", "Application/JSON"},
 			{"param", "application/json; conformance=1"},
 			{"text-plain", "text/plain"},
 			{"form", "application/x-www-form-urlencoded"},
@@ -548,6 +554,8 @@ func authMutations() []Mutation {
 		mut("auth", "other-scheme", "the key under the scheme Token", Reject, 401, secAuth, set(AuthOtherScheme)),
 		mut("auth", "junk-after", "Bearer <key> followed by a space and more text", Reject, 401, secAuth+"; RFC 6750 2.1 (one token)", set(AuthJunkAfter)),
 		mut("auth", "query", "no header, the key as ?access_token= in the query", Reject, 401, "5.2 (the key is passed in the Authorization header); 5.3", set(AuthQuery)),
+		mut("auth", "odd-token", "Bearer conformance-wrong!key, a wrong key with a character outside the token syntax", Reject, 401, secAuth+" (an invalid key, whatever its characters)", set(AuthOddToken)),
+		mut("auth", "quoted-key", "Bearer \"<key>\", the key in quotes", Reject, 401, secAuth+" (the quotes are part of the token, which is then not the key)", set(AuthQuotedKey)),
 		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive)", set(AuthLowerScheme)),
 		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen, set(AuthDoubleSpace)),
 		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Open, 0, secAuthOpen+" (RFC 9110 5.3)", set(AuthTwice)),
@@ -619,6 +627,12 @@ func queryMutations(p *openapi3.Parameter) []Mutation {
 		}
 		add("repeated", fmt.Sprintf("%s twice (%d, then %d)", p.Name, lo, hi+1), Open, "4.1; the answer to a repeated parameter: not shown",
 			strconv.FormatInt(lo, 10), strconv.FormatInt(hi+1, 10))
+		// Parameter names are exact (RFC 3986 has no case folding): LIMIT is an unknown
+		// parameter, so the default limit still holds.
+		upper := strings.ToUpper(p.Name)
+		out = append(out, mut(part, p.Name+"-name-upper", fmt.Sprintf("%s=%d, the parameter name in upper case (so no %s)", upper, hi, p.Name), Open, 0,
+			fmt.Sprintf("4.1 rule 1 (without %s, at most %d); whether an unknown parameter is refused: not shown", p.Name, def),
+			func(r *Request) { r.Query = append(r.Query, Param{upper, strconv.FormatInt(hi, 10)}) }))
 	case len(s.Enum) > 0:
 		filter := "4.1 rule 2 (only animals with that status)"
 		open := fmt.Sprintf("7 (the response to an invalid %s filter value: not shown)", p.Name)
@@ -770,4 +784,51 @@ func jsonOf(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// Routes are requests to what the spec does not define: a path under the base that is no
+// operation's, a path with a trailing slash, and each method the spec gives a path none
+// of. The document shows no such endpoints ("Other endpoints: not shown", 4), so any answer
+// passes but a 5xx or a 4xx without an Error record (section 7: all error responses use
+// it). Ids in them are ones the run never saw, so nothing real is touched.
+func (g *Generator) Routes(ops []spec.Operation) []Case {
+	section := "7 (all error responses use the Error record); 4 (other endpoints: not shown)"
+	id := "0"
+	if len(g.base.Unknown) > 0 {
+		id = g.base.Unknown[0]
+	}
+	concrete := func(path string) string {
+		for strings.Contains(path, "{") {
+			i, j := strings.Index(path, "{"), strings.Index(path, "}")
+			path = path[:i] + id + path[j+1:]
+		}
+		return path
+	}
+	route := func(name, words, method, path string, auth Auth) Case {
+		c := Combine("", Request{Method: method, Path: path, Auth: auth})
+		c.Name, c.Words, c.Verdict, c.Section = name, words, Open, section
+		return c
+	}
+	out := []Case{
+		route("unknown-path", "GET /conformance-unknown, a path no operation has", http.MethodGet, "/conformance-unknown", AuthKey),
+		route("unknown-path-no-key", "GET /conformance-unknown without a key", http.MethodGet, "/conformance-unknown", AuthNone),
+	}
+	methods := map[string][]string{}
+	var paths []string
+	for _, op := range ops {
+		if _, ok := methods[op.Path]; !ok {
+			paths = append(paths, op.Path)
+		}
+		methods[op.Path] = append(methods[op.Path], op.Method)
+	}
+	for _, p := range paths {
+		path := concrete(p)
+		out = append(out, route("trailing-slash "+p, "GET "+path+"/, a trailing slash", http.MethodGet, path+"/", AuthKey))
+		for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if !slices.Contains(methods[p], m) {
+				out = append(out, route(m+" "+p, m+" "+path+", a method the spec does not give this path", m, path, AuthKey))
+			}
+		}
+	}
+	return out
 }

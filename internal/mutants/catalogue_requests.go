@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Request-side faults: how a server reads what it is sent, the faults real frameworks'
@@ -20,7 +21,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-coercing-decoder",
 			Fault: "The body decoder coerces types: a categoryId sent as a string of digits is taken as the number, a name sent as a number as its text.",
 			Catch: []string{"createPet/cases-fields", "createPet/categoryId-string"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: cleanObject(func(m map[string]any) {
 				if s, ok := m["categoryId"].(string); ok {
 					if _, err := strconv.ParseInt(s, 10, 64); err == nil {
 						m["categoryId"] = json.Number(s)
@@ -37,7 +38,7 @@ func requestMutants(f *facts) []Mutant {
 			Catch: []string{"createPet/cases-fields"},
 			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
 				var members []member
-				if !readMembers(b, &members) {
+				if !wellFormed(b) || !readMembers(b, &members) {
 					return b
 				}
 				out := map[string]json.RawMessage{}
@@ -73,7 +74,7 @@ func requestMutants(f *facts) []Mutant {
 			Catch: []string{"createPet/cases-fields"},
 			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
 				var m map[string]any
-				if json.Unmarshal(b, &m) != nil || m == nil {
+				if !wellFormed(b) || json.Unmarshal(b, &m) != nil || m == nil {
 					return b
 				}
 				if n, ok := m["categoryId"].(float64); ok && n == float64(int64(n)) && n < 9e18 && n > -9e18 {
@@ -87,7 +88,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-status-null-accepted",
 			Fault: "\"status\": null is taken as no status, and the animal is created without one.",
 			Catch: []string{"createPet/cases-fields"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: cleanObject(func(m map[string]any) {
 				if v, ok := m["status"]; ok && v == nil {
 					delete(m, "status")
 				}
@@ -197,6 +198,23 @@ func requestMutants(f *facts) []Mutant {
 	}
 }
 
+// wellFormed reports whether b is one JSON value in UTF-8: a fault that rewrites bodies
+// leaves the others alone, so that it stays one fault (re-encoding would also repair bad
+// UTF-8 and drop trailing data, which other mutants are about).
+func wellFormed(b []byte) bool { return utf8.Valid(b) && json.Valid(b) }
+
+// cleanObject changes the well-formed createPet bodies that are JSON objects.
+func cleanObject(edit func(m map[string]any)) func(http.Handler) http.Handler {
+	return bodyObject(func(r *http.Request) bool {
+		if !isCreate(r) {
+			return false
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		return wellFormed(b)
+	}, edit)
+}
+
 // refuseAccept answers 406 with an Error record to the matching requests that accept only
 // the media range accept.
 func refuseAccept(when func(*http.Request) bool, accept string) func(http.Handler) http.Handler {
@@ -236,4 +254,22 @@ func readMembers(b []byte, out *[]member) bool {
 		*out = append(*out, member{name, v})
 	}
 	return true
+}
+
+// routeMutants are faults of the routing layer, in front of the operations.
+func routeMutants(*facts) []Mutant {
+	return []Mutant{{
+		Name:  "errors-route-miss-text-plain",
+		Fault: "A path no operation has, or a method the path does not take, gets the router's own plain-text answer (404 page not found), not an Error record.",
+		Catch: []string{"errors/cases-routes"},
+		Wrap: respond(anyRequest, func(r *http.Request, rp *reply) {
+			// The reference's own answer to a route miss ("no such resource") or a wrong
+			// method, not to an unknown pet.
+			if rp.status == http.StatusNotFound && bytes.Contains(rp.body, []byte("no such resource")) || rp.status == http.StatusMethodNotAllowed {
+				rp.header = http.Header{"Content-Type": {"text/plain; charset=utf-8"}}
+				rp.body = []byte("404 page not found\n")
+				rp.status = http.StatusNotFound
+			}
+		}),
+	}}
 }
