@@ -382,7 +382,7 @@ func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
 			return r.sess.do(rec, open, req)
 		},
 		cases: &caseState{seed: r.opts.Seed, readOnly: r.opts.ReadOnly, maxCreates: r.opts.MaxCreates, created: r.sess.created.Load,
-			create: r.facts.byID[opCreate],
+			create:       r.facts.byID[opCreate],
 			waitedInVain: &r.waitedInVain}}
 }
 

@@ -169,7 +169,7 @@ type Mutation struct {
 	// rangeProbe marks a valid int64 sent for a reference to a record the document does not
 	// show: refusing it is open alone, but not beside accepting other made-up ones.
 	rangeProbe bool
-	apply  func(*Request)
+	apply      func(*Request)
 }
 
 // Case is one request of a family, with its verdict.
