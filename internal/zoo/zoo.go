@@ -1,0 +1,157 @@
+// Package zoo runs the harness against the independent implementations in zoo/ (servers
+// written in real frameworks, each its own module or npm project) and compares what it
+// reports with the verdicts recorded by hand in zoo/verdicts.json: a true fault the harness
+// stops reporting, or a failure nobody has judged, is a regression.
+package zoo
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Verdicts of a reported failure, from the interface document.
+const (
+	// Fault: the document forbids what the implementation did; Section quotes it.
+	Fault = "fault"
+	// Should: a SHOULD of an HTTP RFC the document builds on (a strict run fails it, a plain
+	// run warns); kept, like a fault, so that losing it is noticed.
+	Should = "should"
+	// FalsePositive: the document allows it; the harness was fixed, so the failure must
+	// not come back.
+	FalsePositive = "false-positive"
+	// Unjudged: recorded by -update, waiting for a person to judge it.
+	Unjudged = "unjudged"
+)
+
+// Judgement is the recorded verdict on one reported failure.
+type Judgement struct {
+	Verdict string `json:"verdict"`
+	// Section is where the document says it, with the sentence quoted.
+	Section string `json:"section"`
+	// Note says what happened, or how the harness was fixed.
+	Note string `json:"note,omitempty"`
+}
+
+// Miss is a deviation a person found by hand that the harness did not report at first.
+type Miss struct {
+	// Finding is the id in zoo/FINDINGS.md.
+	Finding string `json:"finding"`
+	What    string `json:"what"`
+	// CaughtBy is the failure key that now reports it ("" while still missed).
+	CaughtBy string `json:"caughtBy"`
+	// MissedFirst says the harness did not report it when the finding was made: a miss,
+	// fixed in the harness since.
+	MissedFirst bool `json:"missedFirst,omitempty"`
+}
+
+// Implementation is what is recorded of one implementation.
+type Implementation struct {
+	Framework string `json:"framework"`
+	// Failures are the failures of `conformance run --strict --seed 1` by key, judged.
+	Failures map[string]Judgement `json:"failures"`
+	// Explore is the number of findings `conformance explore` reported, and what they were.
+	Explore []string `json:"explore,omitempty"`
+	Misses  []Miss   `json:"misses,omitempty"`
+}
+
+// Record is zoo/verdicts.json.
+type Record map[string]*Implementation
+
+// ReadRecord reads a record file; a missing one is empty.
+func ReadRecord(path string) (Record, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return Record{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Write writes the record, keys sorted, for a readable diff.
+func (r Record) Write(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// values are what differs between runs in a failure's message: numbers and quoted text.
+var values = regexp.MustCompile(`"[^"]*"|'[^']*'|-?\b\d+(\.\d+)?\b`)
+
+// Key names one reported failure stably across runs of the same seed: the rule, the case
+// (generated cases are named by their variant, not their values), and the message with its
+// values blanked.
+func Key(rule, caseWords, message string) string {
+	parts := []string{rule}
+	if caseWords != "" {
+		parts = append(parts, caseWords)
+	}
+	return strings.Join(append(parts, values.ReplaceAllString(message, "…")), " | ")
+}
+
+// Observed is what one run of the harness reported for one implementation.
+type Observed struct {
+	Name string
+	// Skipped says why the implementation was not run (an install that failed), if so.
+	Skipped string
+	// Failures are the keys of the failures of the strict run; Plain counts the rules the
+	// plain run failed, Strict those the strict one failed, Cases the failed cases.
+	Failures            []string
+	Plain, Strict       int
+	Cases               int
+	Explore             []string
+	RunError, ExploreOK string
+}
+
+// Compare says, for one implementation, which recorded faults were not reported (lost),
+// which reported failures nobody judged (unjudged), and which failures judged false
+// positives came back.
+func Compare(rec *Implementation, obs Observed) (lost, unjudged, falsePositives []string) {
+	seen := map[string]bool{}
+	for _, k := range obs.Failures {
+		seen[k] = true
+		j, ok := rec.Failures[k]
+		switch {
+		case !ok || j.Verdict == Unjudged:
+			unjudged = append(unjudged, k)
+		case j.Verdict == FalsePositive:
+			falsePositives = append(falsePositives, k)
+		}
+	}
+	for k, j := range rec.Failures {
+		if (j.Verdict == Fault || j.Verdict == Should) && !seen[k] {
+			lost = append(lost, k)
+		}
+	}
+	sort.Strings(lost)
+	sort.Strings(unjudged)
+	sort.Strings(falsePositives)
+	return lost, unjudged, falsePositives
+}
+
+// Implementations lists the folders of dir that hold a start.sh, sorted.
+func Implementations(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "start.sh")); e.IsDir() && err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
