@@ -89,6 +89,17 @@ mutants:
 explore-mutants:
 	$(GO) run ./internal/seqmutants/cmd/explore-mutants $(EXPLOREFLAGS)
 
+# The independent implementations in zoo/ (echo, ogen, Koa, Hono): installs each (npm, Go
+# modules), runs the harness plain, --strict and explore against it, prints a row each and
+# fails when a verdict recorded in zoo/verdicts.json changes. An install that fails is
+# reported and skipped. ZOOFLAGS=-update records new failures as unjudged.
+zoo:
+	$(GO) run ./internal/zoo/cmd/zoo $(ZOOFLAGS)
+
+# docs/zoo.md from zoo/verdicts.json (a test fails when it is stale).
+zoo-docs:
+	$(GO) run ./internal/zoo/cmd/zoo -docs docs/zoo.md
+
 FUZZTIME ?= 30s
 
 # Each fuzz target for FUZZTIME (go test fuzzes one target per run); make test runs only
