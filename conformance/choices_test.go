@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/reference"
@@ -216,4 +217,42 @@ func TestRangeRefusalIsAFault(t *testing.T) {
 		}
 	}
 	assert.Len(t, refused, 4, "2^53+1, -2^53-1, 2^63-1 and -2^63: %v", refused)
+}
+
+// --max-creates caps what the cases create: the rest are counted as not sent, never sent.
+func TestMaxCreates(t *testing.T) {
+	opts := conformance.Options{Now: beforeSunset, Seed: 3, MaxCreates: 30}
+	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), opts)
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
+	assert.LessOrEqual(t, rep.AnimalsCreated, 30)
+	res, _ := rep.Result("createPet/cases-fields")
+	assert.Positive(t, res.CasesSkipped)
+	assert.Contains(t, res.Reason, "--max-creates")
+	assert.Equal(t, 30, rep.MaxCreates)
+}
+
+// A failing random combination is shrunk to the variant that fails alone.
+func TestFuzzShrinks(t *testing.T) {
+	crashOnCharset := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.Header.Get("Content-Type"), "charset") {
+				errorReply(w, http.StatusInternalServerError, "internal", "boom")
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	opts := conformance.Options{Now: beforeSunset, Seed: 11, Fuzz: 150, Only: []string{"createPet/cases-fuzz"}}
+	rep := run(t, serve(t, crashOnCharset(newReference(t, beforeSunset, reference.Config{}))), opts)
+	res, _ := rep.Result("createPet/cases-fuzz")
+	require.Equal(t, conformance.Fail, res.Status)
+	shrunk := 0
+	for _, f := range res.Failures {
+		assert.True(t, strings.HasPrefix(f.Case, "Content-Type: application/json; charset=utf-8"), f.Case)
+		if strings.Contains(f.Case, "(shrunk from ") {
+			shrunk++
+		}
+	}
+	assert.Positive(t, shrunk, "some failing combination had more than the charset in it")
+	assert.Equal(t, 50, res.Cases)
 }

@@ -256,6 +256,10 @@ func (r *runner) skipReason(rule Rule) string {
 	if rule.Creates && r.opts.ReadOnly {
 		return "creates animals (or would, on a non-conforming target) and the run is read-only"
 	}
+	// A hand-written rule creates at most two animals: it starts only if both fit.
+	if n := r.sess.created.Load(); rule.Creates && n+2 > int64(r.opts.MaxCreates) {
+		return fmt.Sprintf("creates animals, and the run has created %d of its --max-creates %d", n, r.opts.MaxCreates)
+	}
 	if op, ok := r.facts.byID[rule.Op]; ok {
 		day := op.Sunset.Format(time.DateOnly)
 		clock := r.opts.Now.UTC().Format(time.RFC3339)
