@@ -50,16 +50,18 @@ docs:
 	$(GO) run ./cmd/conformance list --format markdown > docs/rules.md
 
 # Spec authors: lint, what changed since the last release, and the catalogue against the
-# reference server built from the working spec. SPEC_BASE is the newest tag, else main.
+# reference server built from the working spec. The base is SPEC_BASE when given, else the
+# newest tag, else the merge base with the default branch (origin's, fetched when missing, or
+# a local main); with none, spec-diff fails and says to give SPEC_BASE (scripts/spec-base.sh).
 SPEC      := spec/openapi.yaml
-SPEC_BASE ?= $(shell git describe --tags --abbrev=0 2>/dev/null || (git rev-parse -q --verify main >/dev/null && echo main) || echo HEAD)
+SPEC_BASE ?=
 
 spec-lint: build
 	bin/conformance lint $(SPEC)
 
 # DIFF_FLAGS=--allow-breaking reports without failing.
 spec-diff: build
-	git show $(SPEC_BASE):$(SPEC) > bin/spec-base.yaml
+	@base=$$(SPEC_BASE='$(SPEC_BASE)' sh scripts/spec-base.sh) && git show "$$base:$(SPEC)" > bin/spec-base.yaml
 	bin/conformance diff bin/spec-base.yaml $(SPEC) $(DIFF_FLAGS)
 
 spec-check: spec-lint spec-diff
