@@ -260,6 +260,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	if err != nil {
 		return err
 	}
+	r.sess.withBaseQuery(req.URL)
 	req.Header.Set("Authorization", credBearer.value(r.sess.key))
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -1,12 +1,14 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -200,6 +202,10 @@ func newSession(target Target, opts Options) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	red := newRedactor(target.APIKey)
+	if err := checkVersionSegment(base, specBase, red); err != nil {
+		return nil, err
+	}
 	errSchema := opts.Spec.Components.Schemas["Error"]
 	if errSchema == nil || errSchema.Value == nil {
 		return nil, errors.New("conformance: the spec has no Error schema")
@@ -212,8 +218,35 @@ func newSession(target Target, opts Options) (*session, error) {
 	if client == nil {
 		client, _ = NewClient(ClientOptions{Timeout: opts.Timeout}) // no file to read: no error
 	}
-	return &session{client: harden(client), timeout: opts.Timeout, base: base, baseURL: base.String(),
-		key: target.APIKey, red: newRedactor(target.APIKey), wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
+	// Paths are appended to baseURL; a query string of the base URL (a gateway's code) goes
+	// on every request instead (session.withBaseQuery).
+	bare := *base
+	bare.RawQuery, bare.ForceQuery = "", false
+	return &session{client: harden(client), timeout: opts.Timeout, base: base, baseURL: bare.String(),
+		key: target.APIKey, red: red, wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
+}
+
+// ErrBaseURL is wrapped by Run's error when the base URL does not end with the spec's
+// version segment: every rule would fail for that one reason.
+var ErrBaseURL = errors.New("base URL does not end with the version segment")
+
+var versionSegment = regexp.MustCompile(`^v[0-9]+$`)
+
+// checkVersionSegment refuses a base URL whose path does not end with the spec's base path
+// ("/v1"), and suggests the URL that does: the last segment replaced when it is another
+// version ("/v2"), else the base path appended.
+func checkVersionSegment(base *url.URL, specBase string, red *redactor) error {
+	p := strings.TrimSuffix(base.Path, "/")
+	if specBase == "" || strings.HasSuffix(p, specBase) {
+		return nil
+	}
+	if versionSegment.MatchString(path.Base(p)) {
+		p = path.Dir(p)
+	}
+	fixed := *base
+	fixed.Path, fixed.RawPath = strings.TrimSuffix(p, "/")+specBase, ""
+	return fmt.Errorf("conformance: %w %s: the base URL %s has path %q; did you mean %s?", ErrBaseURL, specBase,
+		red.url(base), cmp.Or(base.Path, "/"), red.url(&fixed))
 }
 
 // Select returns the rules that match only (all if only is empty) and not skip.

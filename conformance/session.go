@@ -131,6 +131,7 @@ func (r *recorder) failed() bool {
 // and the response validated against the spec. open relaxes validation for probes of what
 // the document leaves open.
 func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Response, error) {
+	s.withBaseQuery(req.URL)
 	var reqBody []byte
 	if req.Body != nil {
 		var err error
@@ -167,6 +168,19 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 		rec.fail(f)
 	}
 	return resp, nil
+}
+
+// withBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so
+// that every request carries it.
+func (s *session) withBaseQuery(u *url.URL) {
+	q := s.base.RawQuery
+	switch {
+	case q == "" || u.RawQuery == q || strings.HasPrefix(u.RawQuery, q+"&"):
+	case u.RawQuery == "":
+		u.RawQuery = q
+	default:
+		u.RawQuery = q + "&" + u.RawQuery
+	}
 }
 
 // errRateLimited is send's error when the target keeps answering 429 or 503: the document
