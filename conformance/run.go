@@ -107,6 +107,38 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	return r.finish(), nil
 }
 
+// NotRun is the verdict of a run that could not be made (exit 2): the report has no results,
+// and its one gate failure, "run", says why.
+const NotRun = "could not be made"
+
+// NotRunReport is the report of a run that could not be made (an unreachable target, a
+// refused key, a base URL without the version segment, a cancelled run), so that a CI job
+// that asked for reports still has them, with the reason.
+func NotRunReport(target Target, opts Options, reason error) *Report {
+	red := newRedactor(target.APIKey)
+	now := time.Now().UTC()
+	rep := &Report{Target: red.text(target.BaseURL), Started: now, Clock: cmp.Or(opts.Now, now).UTC(),
+		Strict: opts.Strict, ReadOnly: opts.ReadOnly, Seed: opts.Seed, Fuzz: opts.Fuzz,
+		MaxCreates: cmp.Or(opts.MaxCreates, DefaultMaxCreates), MinCoverage: opts.MinCoverage, Results: []Result{}}
+	if u, err := url.Parse(target.BaseURL); err == nil && u.Host != "" {
+		rep.Target = red.url(u)
+	}
+	doc := opts.Spec
+	if doc == nil {
+		doc, _ = spec.Load()
+	}
+	if doc != nil {
+		rep.SpecTitle, rep.SpecVersion = doc.Info.Title, doc.Info.Version
+		if cov, err := coverage.New(doc); err == nil {
+			rep.Coverage = cov.Snapshot()
+		}
+	}
+	rep.GateFailures = []GateFailure{{Gate: "run", Message: red.text(strings.TrimPrefix(reason.Error(), "conformance: "))}}
+	rep.tally()
+	rep.Verdict = NotRun
+	return rep
+}
+
 type runner struct {
 	ctx     context.Context
 	opts    Options

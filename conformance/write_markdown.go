@@ -14,7 +14,10 @@ import (
 func WriteMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	mark, verdict := "✅", "conforming"
-	if !r.Conforming() {
+	switch {
+	case r.Verdict == NotRun:
+		mark, verdict = "❌", "the run could not be made"
+	case !r.Conforming():
 		mark, verdict = "❌", "NOT conforming"
 	}
 	fmt.Fprintf(bw, "## %s %s %s: %s\n\n", mark, r.SpecTitle, r.SpecVersion, verdict)

@@ -82,51 +82,58 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
 		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates}
+	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
+	// From here on, a run that cannot be made still writes the reports asked for, with the
+	// reason, so that a CI job always has its artifacts.
+	notRun := func(err error) error {
+		writeReports(e, f, write, conformance.NotRunReport(target, opts, err), true)
+		return cli.Usagef("%v", err)
+	}
 	var err error
 	if f.waivers != "" {
 		if opts.Waivers, err = conformance.ReadWaivers(f.waivers); err != nil {
-			return cli.Usagef("%v", err)
+			return notRun(err)
 		}
 	}
 	if opts.Now, err = parseNow(f.now); err != nil {
-		return err
+		return notRun(err)
 	}
 	var rules []conformance.Rule
 	if opts.Spec, rules, err = loadSpec(f.spec); err != nil {
-		return err
+		return notRun(err)
 	}
 	// Checked before a reference server is started for the run.
 	if _, err := conformance.Select(rules, opts.Only, opts.Skip); err != nil {
-		return cli.Usagef("%v", err)
+		return notRun(err)
 	}
-	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
 	if target.BaseURL == "" {
 		stop, err := startReference(&target, opts)
 		if err != nil {
-			return cli.Usagef("conformance run: in-process reference: %v", err)
+			return notRun(fmt.Errorf("conformance run: in-process reference: %w", err))
 		}
 		defer stop()
 	}
 	if target.Client, err = conformance.NewClient(conformance.ClientOptions{Timeout: f.timeout, CACertFile: f.caCert, Insecure: f.insecure}); err != nil {
-		return cli.Usagef("conformance run: %v", err)
+		return notRun(fmt.Errorf("conformance run: %w", err))
 	}
 	var done func()
 	opts.Progress, done = progress(e)
 	rep, err := conformance.Run(ctx, target, opts)
 	done()
 	if err != nil {
-		return cli.Usagef("%v", err)
+		return notRun(err)
 	}
-	if err := writeReport(e, f, write, rep); err != nil {
-		return cli.Usagef("conformance run: %v", err)
-	}
-	for _, r := range f.reports {
-		if err := writeFile(r.file, conformance.Formats[r.format], rep); err != nil {
-			return cli.Usagef("conformance run: --report %s=%s: %v", r.format, r.file, err)
-		}
-	}
+	var noVerdict error
 	if c := rep.Counts; c.Pass+c.Fail+c.Warn+c.Error+c.Waived == 0 {
-		return cli.Usagef("conformance: no rule could be judged: all %d selected rules were skipped (%s)", c.Total, rep.Results[0].Reason)
+		noVerdict = fmt.Errorf("conformance: no rule could be judged: all %d selected rules were skipped (%s)", c.Total, rep.Results[0].Reason)
+		rep.GateFailures = append(rep.GateFailures, conformance.GateFailure{Gate: "run", Message: strings.TrimPrefix(noVerdict.Error(), "conformance: ")})
+		rep.Verdict = conformance.NotRun
+	}
+	if err := writeReports(e, f, write, rep, false); err != nil {
+		return err
+	}
+	if noVerdict != nil {
+		return cli.Usagef("%v", noVerdict)
 	}
 	if len(rep.GateFailures) > 0 {
 		lines := make([]string, len(rep.GateFailures))
@@ -279,14 +286,31 @@ func startReference(target *conformance.Target, opts conformance.Options) (stop 
 	return func() { _ = srv.Close() }, nil
 }
 
-func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.Report) error {
+// writeReports writes the report to stdout (or --output) and every --report file. For a
+// run that could not be made (notRun), the text report is not printed (the reason is the
+// one line on stderr), and a report that cannot be written is not the error to show.
+func writeReports(e env, f runFlags, write conformance.Writer, rep *conformance.Report, notRun bool) error {
+	if !notRun || f.output != "" || f.format != "text" {
+		if err := writeReport(e, f, write, rep, notRun); err != nil && !notRun {
+			return cli.Usagef("conformance run: %v", err)
+		}
+	}
+	for _, r := range f.reports {
+		if err := writeFile(r.file, conformance.Formats[r.format], rep); err != nil && !notRun {
+			return cli.Usagef("conformance run: --report %s=%s: %v", r.format, r.file, err)
+		}
+	}
+	return nil
+}
+
+func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.Report, notRun bool) error {
 	if f.output == "" {
 		if f.format == "text" && colour(e) {
 			write = conformance.WriteColorText
 		}
 		return write(e.stdout, rep)
 	}
-	if err := writeFile(f.output, write, rep); err != nil {
+	if err := writeFile(f.output, write, rep); err != nil || notRun {
 		return err
 	}
 	c := rep.Counts
