@@ -371,7 +371,7 @@ func (r *runner) run(rule Rule) Result {
 	case rec.noAnswer != "":
 		// Refused, reset or timed out says nothing about conformance; Error still makes
 		// the run not conforming, so a target that never answers does not pass.
-		res.Status, res.Reason = Error, "no answer from the target: "+rec.noAnswer
+		res.Status, res.Reason = Error, rec.noAnswer
 	case len(res.Failures) > 0:
 		res.Status, res.Reason = r.failStatus(rule, res)
 	case skipped != "":

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -140,8 +141,15 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 		if err != nil {
 			return nil, err
 		}
+		// A known length: the body goes out with Content-Length (an empty one with
+		// Content-Length: 0), never chunked, as the curl line repeats it.
+		req.ContentLength = int64(len(reqBody))
 		req.Body = io.NopCloser(bytes.NewReader(reqBody))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+		if len(reqBody) == 0 {
+			req.Body = http.NoBody
+			req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
+		}
 	}
 	ex := s.exchange(req, reqBody)
 	resp, body, truncated, err := s.send(req)
@@ -149,9 +157,10 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 		ex.Error = s.redact(err.Error())
 		rec.add(ex)
 		rec.mu.Lock()
-		rec.noAnswer = ex.Error
-		if !errors.Is(err, errRateLimited) {
-			rec.noAnswer = "no answer from the target: " + ex.Error
+		rec.noAnswer = "no answer from the target: " + ex.Error
+		var ne net.Error
+		if req.Context().Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()) {
+			rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
 		}
 		rec.mu.Unlock()
 		return nil, errors.New(ex.Error)
@@ -379,8 +388,12 @@ func (s *session) curl(req *http.Request, body []byte) string {
 			b.WriteString(" -H " + shellQuote(k+": "+s.redact(v)))
 		}
 	}
-	if len(body) > 0 {
+	switch {
+	case len(body) > 0:
 		b.WriteString(" --data-binary " + shellQuote(s.redact(string(body))))
+	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
+		// What Go sends for an empty body of these methods; curl sends none without it.
+		b.WriteString(" -H 'Content-Length: 0'")
 	}
 	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
 	return b.String()
