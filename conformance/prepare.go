@@ -261,6 +261,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 		return err
 	}
 	r.sess.withBaseQuery(req.URL)
+	r.sess.addHeaders(req.Header)
 	req.Header.Set("Authorization", credBearer.value(r.sess.key))
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")

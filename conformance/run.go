@@ -62,6 +62,12 @@ type Options struct {
 	// MaxCreates caps the animals the run creates; cases that would create more are
 	// skipped and counted. Zero means DefaultMaxCreates.
 	MaxCreates int
+	// Headers are added to every request (a gateway's key or routing header); they do not
+	// replace a header a rule sets.
+	Headers http.Header
+	// FailFast stops the run at the first Must rule that fails or errs; the rules after it
+	// are skipped with the reason.
+	FailFast bool
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
 
@@ -103,6 +109,13 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 			return nil, ErrCancelled
 		}
 		r.report.Results = append(r.report.Results, res)
+		if opts.FailFast && rule.Severity == Must && (res.Status == Fail || res.Status == Error) {
+			for _, rest := range r.rules[i+1:] {
+				r.report.Results = append(r.report.Results, Result{ID: rest.ID, Section: rest.Section, Severity: rest.Severity,
+					Title: rest.Title, Status: Skip, Reason: "not run: --fail-fast stopped the run after " + rule.ID})
+			}
+			break
+		}
 	}
 	return r.finish(), nil
 }
@@ -255,7 +268,7 @@ func newSession(target Target, opts Options) (*session, error) {
 	bare := *base
 	bare.RawQuery, bare.ForceQuery = "", false
 	return &session{client: harden(client), timeout: opts.Timeout, base: base, baseURL: bare.String(),
-		key: target.APIKey, red: red, wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
+		key: target.APIKey, red: red, headers: opts.Headers, wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
 }
 
 // ErrBaseURL is wrapped by Run's error when the base URL does not end with the spec's

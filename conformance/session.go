@@ -50,6 +50,7 @@ type session struct {
 	created   atomic.Int64
 	requests  atomic.Int64
 	coverage  *coverage.Tracker
+	headers   http.Header // Options.Headers, on every request
 	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
 	wait func(context.Context, time.Duration) error
 }
@@ -133,6 +134,7 @@ func (r *recorder) failed() bool {
 // the document leaves open.
 func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Response, error) {
 	s.withBaseQuery(req.URL)
+	s.addHeaders(req.Header)
 	var reqBody []byte
 	if req.Body != nil {
 		var err error
@@ -189,6 +191,15 @@ func (s *session) withBaseQuery(u *url.URL) {
 		u.RawQuery = q
 	default:
 		u.RawQuery = q + "&" + u.RawQuery
+	}
+}
+
+// addHeaders adds Options.Headers that the request does not set itself.
+func (s *session) addHeaders(h http.Header) {
+	for k, vs := range s.headers {
+		if h.Get(k) == "" {
+			h[k] = append([]string(nil), vs...)
+		}
 	}
 }
 

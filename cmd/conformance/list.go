@@ -24,7 +24,10 @@ var listFormats = map[string]func(io.Writer, []conformance.Rule) error{
 
 func listCommand(_ context.Context, e env, args []string) error {
 	var format, specFile string
+	var only, skip globList
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.Var(&only, "only", "list only rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
+	fs.Var(&skip, "skip", "leave out rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
 	fs.StringVar(&format, "format", "text", "`format`: text, markdown or json")
 	fs.StringVar(&specFile, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	if err := parseFlags(fs, args, e); err != nil {
@@ -40,6 +43,9 @@ func listCommand(_ context.Context, e env, args []string) error {
 	_, rules, err := loadSpec(specFile)
 	if err != nil {
 		return err
+	}
+	if rules, err = selectRules(rules, only, skip); err != nil {
+		return cli.Usagef("%v", err)
 	}
 	return write(e.stdout, rules)
 }

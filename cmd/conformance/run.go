@@ -28,7 +28,8 @@ type runFlags struct {
 	baseURL, apiKey, now, format, output, spec, caCert, waivers string
 	insecure                                                    bool
 	only, skip                                                  globList
-	strict, readOnly                                            bool
+	strict, readOnly, failFast                                  bool
+	headers                                                     headerList
 	timeout                                                     time.Duration
 	reports                                                     reportList
 	minCoverage                                                 float64
@@ -42,6 +43,9 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
 	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
 	fs.Var(&f.only, "only", "run only rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
+	fs.Var(&f.headers, "header", "add this request header, `'Name: value'`, to every request, e.g. for a gateway (repeatable; also -H)")
+	fs.Var(&f.headers, "H", "short for --header")
+	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first MUST rule that fails or cannot be evaluated; the rest are skipped")
 	fs.Var(&f.skip, "skip", "skip rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
 	fs.BoolVar(&f.strict, "strict", false, "count SHOULD failures and failures of experimental or beta operations")
 	fs.BoolVar(&f.readOnly, "read-only", false, "run only rules that create nothing, and create no animals")
@@ -81,7 +85,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
-		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates}
+		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast}
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
@@ -103,7 +107,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		return notRun(err)
 	}
 	// Checked before a reference server is started for the run.
-	if _, err := conformance.Select(rules, opts.Only, opts.Skip); err != nil {
+	if _, err := selectRules(rules, opts.Only, opts.Skip); err != nil {
 		return notRun(err)
 	}
 	if target.BaseURL == "" {
@@ -340,4 +344,51 @@ func writeFile(path string, write conformance.Writer, rep *conformance.Report) e
 // colour is on for a terminal, unless NO_COLOR is set.
 func colour(e env) bool {
 	return e.getenv("NO_COLOR") == "" && terminal(e.stdout)
+}
+
+// selectRules is conformance.Select, and also refuses a pattern that matches no rule of the
+// catalogue (a typo would otherwise select or skip nothing in silence).
+func selectRules(rules []conformance.Rule, only, skip []string) ([]conformance.Rule, error) {
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"--only", only}, {"--skip", skip}} {
+		for _, p := range set.patterns {
+			_, err := conformance.Select(rules, []string{p}, nil)
+			if err != nil && !strings.Contains(err.Error(), "bad pattern") {
+				return nil, fmt.Errorf("conformance: no rule matches %s %q (conformance list shows the IDs)", set.flag, p)
+			}
+		}
+	}
+	return conformance.Select(rules, only, skip)
+}
+
+// headerList is the repeatable -H/--header 'Name: value'.
+type headerList struct{ h http.Header }
+
+func (l *headerList) String() string {
+	if l == nil || l.h == nil {
+		return ""
+	}
+	var parts []string
+	for k, vs := range l.h {
+		for _, v := range vs {
+			parts = append(parts, k+": "+v)
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+func (l *headerList) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") || strings.ContainsAny(value, "\r\n") {
+		return fmt.Errorf("want 'Name: value', e.g. 'X-Gateway-Key: abc'")
+	}
+	if l.h == nil {
+		l.h = http.Header{}
+	}
+	l.h.Add(name, strings.TrimSpace(value))
+	return nil
 }
