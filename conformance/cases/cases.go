@@ -224,7 +224,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	for _, m := range ms {
 		m.apply(&c.Request)
 		names, words = append(names, m.Name), append(words, m.Words)
-		c.Lookup = c.Lookup || m.lookup
+		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
 		c.RangeProbe = len(ms) == 1 && m.rangeProbe
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
