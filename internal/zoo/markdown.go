@@ -60,11 +60,16 @@ func WriteMarkdown(w io.Writer, rec Record) error {
 			fmt.Fprintf(&b, "\n### Deviations found by hand with curl (zoo/FINDINGS.md)\n\n| Finding | Deviation | Reported by the harness as | At first |\n|---|---|---|---|\n")
 			for _, m := range im.Misses {
 				by := "**still missed**"
+				if m.Reclassified {
+					by = "not reported: an open choice after all"
+				}
 				if m.CaughtBy != "" {
 					by = "`" + cell(m.CaughtBy) + "`"
 				}
 				first := "caught"
 				switch {
+				case m.Reclassified:
+					first = "reclassified"
 				case m.CaughtBy == "":
 					first = "missed"
 				case m.MissedFirst:
@@ -89,7 +94,7 @@ func (im *Implementation) counts() map[string]int {
 func (im *Implementation) openMisses() int {
 	n := 0
 	for _, m := range im.Misses {
-		if m.CaughtBy == "" {
+		if m.CaughtBy == "" && !m.Reclassified {
 			n++
 		}
 	}
@@ -99,7 +104,7 @@ func (im *Implementation) openMisses() int {
 func (im *Implementation) missedFirst() int {
 	n := 0
 	for _, m := range im.Misses {
-		if m.MissedFirst {
+		if m.MissedFirst && !m.Reclassified {
 			n++
 		}
 	}

@@ -47,6 +47,9 @@ type Miss struct {
 	// MissedFirst says the harness did not report it when the finding was made: a miss,
 	// fixed in the harness since.
 	MissedFirst bool `json:"missedFirst,omitempty"`
+	// Reclassified says the finding was judged again as a choice the document leaves open:
+	// not a deviation, so not a miss.
+	Reclassified bool `json:"reclassified,omitempty"`
 }
 
 // Implementation is what is recorded of one implementation.
