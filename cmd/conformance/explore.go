@@ -43,7 +43,7 @@ func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether getPet is gone)")
 	fs.StringVar(&f.format, "format", "text", "report `format`: text or json")
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
-	fs.IntVar(&f.maxCreates, "max-creates", explore.DefaultMaxCreates, "create at most `N` animals (exploring; shrinking and replays have as many again)")
+	fs.IntVar(&f.maxCreates, "max-creates", explore.DefaultMaxCreates, "create at most `N` animals exploring (shrinking and the replays may create as many again each)")
 	fs.DurationVar(&f.lag, "lag", lag, "how long a new animal may stay missing from listings and getPet (`duration`)")
 }
 

@@ -36,8 +36,8 @@ type Config struct {
 	// Steps counts the steps of all workers.
 	Duration time.Duration
 	Steps    int
-	// MaxCreates bounds the animals the exploration creates; shrinking and replays have a
-	// budget of the same size of their own.
+	// MaxCreates bounds the animals the exploration creates; shrinking and the replays have
+	// a budget of the same size each.
 	MaxCreates int
 	// Rate is the most requests per second of all workers together; zero is no limit.
 	Rate float64
@@ -126,13 +126,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
 		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
 		var res replayResult
+		shrinkCreated := post.used.Load()
+		post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
+		s.creates = post
 		fd.Shrunk, res = s.settle(cfg.Replays)
 		fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
 		if res.trace != nil {
 			fd.Trace = res.trace
 		}
 		rep.PostRequests = r.c.requests.Load() - before
-		rep.PostCreated = post.used.Load()
+		rep.PostCreated = shrinkCreated + post.used.Load()
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed)
 	rep.Findings = append(rep.Findings, fd)
