@@ -249,8 +249,15 @@ func runHarness(ctx context.Context, harness, base string, strict bool) *conform
 
 // explore runs a short exploration and returns its findings in words.
 func explore(ctx context.Context, harness, base string, steps int, logw io.Writer) []string {
+	dir, err := os.MkdirTemp("", "zoo-explore")
+	if err != nil {
+		return []string{"not explored: " + err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	// The replay file of a finding goes to a scratch folder, not into the work tree.
 	cmd := exec.CommandContext(ctx, harness, "explore", "--base-url", base, "--api-key", key, "--seed", "1",
-		"--steps", fmt.Sprint(steps), "--workers", "2", "--format", "json", "--timeout", "5s")
+		"--steps", fmt.Sprint(steps), "--workers", "2", "--format", "json", "--timeout", "5s",
+		"--replay-file", filepath.Join(dir, "replay.json"))
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	_ = cmd.Run()
