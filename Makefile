@@ -9,7 +9,7 @@ PRISM_BIN := $(PRISM_DIR)/node_modules/.bin/prism
 PRISM     := @stoplight/prism-cli@5.14.2
 BENCHFLAGS ?=
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory
+.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
 
 all: build
 
