@@ -32,14 +32,16 @@ type CauseExample struct {
 // values are what varies between failures of one cause: numbers and quoted strings.
 var values = regexp.MustCompile(`"[^"]*"|'[^']*'|-?\b\d+(\.\d+)?\b`)
 
+// BlankValues is message with what varies between failures of one cause (numbers, quoted
+// text) replaced by "…": the key reports group causes by, and the zoo records failures by.
+func BlankValues(message string) string { return values.ReplaceAllString(message, "…") }
+
 // causeKey is the message with its values blanked, and the pointer.
-func causeKey(f Failure) string {
-	return values.ReplaceAllString(f.Message, "…") + "\x00" + f.Pointer
-}
+func causeKey(f Failure) string { return BlankValues(f.Message) + "\x00" + f.Pointer }
 
 // causes groups the failures of the rules that failed or warned by cause (a waived failure
-// is already accounted for), the
-// causes that explain the most failures first (ties in report order).
+// is already accounted for), the causes that explain the most failures first (ties in
+// report order).
 func causes(results []Result) []Cause {
 	var out []Cause
 	index := map[string]int{}

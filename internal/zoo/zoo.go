@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/petstore/petstore/conformance"
 )
 
 // Verdicts of a reported failure, from the interface document.
@@ -90,9 +91,6 @@ func (r Record) Write(path string) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// values are what differs between runs in a failure's message: numbers and quoted text.
-var values = regexp.MustCompile(`"[^"]*"|'[^']*'|-?\b\d+(\.\d+)?\b`)
-
 // Key names one reported failure stably across runs of the same seed: the rule, the case
 // (generated cases are named by their variant, not their values), and the message with its
 // values blanked.
@@ -101,7 +99,7 @@ func Key(rule, caseWords, message string) string {
 	if caseWords != "" {
 		parts = append(parts, caseWords)
 	}
-	return strings.Join(append(parts, values.ReplaceAllString(message, "…")), " | ")
+	return strings.Join(append(parts, conformance.BlankValues(message)), " | ")
 }
 
 // Observed is what one run of the harness reported for one implementation.
