@@ -120,7 +120,7 @@ bench:
 
 # Loopback load: petstore serve (validated, --no-validation) and a baseline handler, side by side.
 load:
-	$(GO) run ./internal/load/cmd/load $(LOADFLAGS)
+	$(GO) run ./bench/load/cmd/load $(LOADFLAGS)
 
 $(PRISM_BIN):
 	mkdir -p $(PRISM_DIR)
@@ -130,11 +130,11 @@ $(PRISM_BIN):
 # The same plus Stoplight Prism's mock (installed with npm into .tools/prism).
 load-peers:
 	@$(MAKE) --no-print-directory $(PRISM_BIN) || echo "load-peers: npm could not install $(PRISM) (see above); Prism is reported as not measured"
-	$(GO) run ./internal/load/cmd/load -peers $(LOADFLAGS)
+	$(GO) run ./bench/load/cmd/load -peers $(LOADFLAGS)
 
 # RSS growth per animal from 100 to 1,000,000 animals created through POST, and list latency.
 load-memory:
-	$(GO) run ./internal/load/cmd/load -memory -duration 2s $(LOADFLAGS)
+	$(GO) run ./bench/load/cmd/load -memory -duration 2s $(LOADFLAGS)
 
 clean:
 	rm -rf bin out

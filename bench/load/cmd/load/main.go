@@ -30,8 +30,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/petstore/bench/load"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/load"
 )
 
 func main() {
