@@ -8,6 +8,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/rules"
 )
 
 // prepare lists what the target holds and creates the shortfall of what the selected rules
@@ -20,24 +24,24 @@ func (r *runner) prepare() error {
 	if err != nil {
 		var te transportError
 		if errors.As(err, &te) {
-			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.report.Target, r.sess.redact(te.cause()), tlsHint(te.error))
+			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.report.Target, r.sess.Redact(te.cause()), exchange.TLSHint(te.error))
 		}
 		if errors.Is(err, ErrKeyRefused) {
 			// Every rule that sends the key would fail for the same reason, which is the
 			// run's configuration, not the target's conformance.
 			hint := "check --api-key or PETSTORE_API_KEY"
-			if r.sess.key == "" {
+			if r.sess.Key() == "" {
 				hint = "no API key was given: pass --api-key or set PETSTORE_API_KEY"
 			}
 			return fmt.Errorf("conformance: %s: %w: %s", r.report.Target, err, hint)
 		}
-		r.prepErr = r.sess.redact(err.Error())
+		r.prepErr = r.sess.Redact(err.Error())
 		return nil
 	}
 	r.fixture.Pets = pets
 	r.report.AnimalsFound = len(pets)
 	if err := r.listByStatus(need, r.fixture); err != nil {
-		r.prepErr = r.sess.redact(err.Error())
+		r.prepErr = r.sess.Redact(err.Error())
 		return nil
 	}
 	if r.opts.ReadOnly {
@@ -47,13 +51,13 @@ func (r *runner) prepare() error {
 	add := func(status string) bool {
 		pet, err := r.create(status)
 		if err != nil {
-			r.prepErr = r.sess.redact(err.Error())
+			r.prepErr = r.sess.Redact(err.Error())
 			return false
 		}
 		created = append(created, pet)
 		return true
 	}
-	for i, s := range r.facts.statuses {
+	for i, s := range r.facts.Statuses {
 		want := need.PerStatus
 		if i == 0 {
 			want = max(want, need.OfStatus)
@@ -67,12 +71,12 @@ func (r *runner) prepare() error {
 	// The first status value for the rest: what status-default-limit needs is then met by
 	// the animals that default-limit needs anyway.
 	for len(r.fixture.Pets) < need.Animals {
-		if !add(r.facts.statuses[0]) {
+		if !add(r.facts.Statuses[0]) {
 			return nil
 		}
 	}
 	if len(created) > 0 && !r.awaitVisible(need, created) {
-		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", visibleWithin)
+		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", rules.VisibleWithin)
 	}
 	return nil
 }
@@ -83,7 +87,7 @@ func (r *runner) prepare() error {
 // a service that pages below the limit create the same shortfall again.
 func (r *runner) need() Needs {
 	var need Needs
-	lax := int(r.facts.limit.Default) + 1
+	lax := int(r.facts.Limit.Default) + 1
 	for _, rule := range r.rules {
 		if rule.Creates && r.opts.ReadOnly {
 			continue
@@ -103,7 +107,7 @@ func (r *runner) listByStatus(need Needs, fx *Fixture) error {
 	if need.PerStatus == 0 && need.OfStatus == 0 {
 		return nil
 	}
-	for _, s := range r.facts.statuses {
+	for _, s := range r.facts.Statuses {
 		var err error
 		if fx.ByStatus[s], err = r.list(s); err != nil {
 			return err
@@ -117,7 +121,7 @@ func (r *runner) listByStatus(need Needs, fx *Fixture) error {
 // topped up with what was created: the counts the rules rely on.
 func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	fresh := &Fixture{ByStatus: map[string][]map[string]any{}}
-	visible := eventually(r.ctx, r.sess.wait, func() bool {
+	visible := rules.Eventually(r.ctx, r.sess.Wait, func() bool {
 		var err error
 		if fresh.Pets, err = r.list(""); err != nil {
 			return false
@@ -125,16 +129,16 @@ func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 		if r.listByStatus(need, fresh) != nil {
 			return false
 		}
-		shown := idSet(fresh.Pets)
+		shown := rules.IDSet(fresh.Pets)
 		for _, l := range fresh.ByStatus {
-			for id := range idSet(l) {
+			for id := range rules.IDSet(l) {
 				shown[id] = true
 			}
 		}
 		// One is enough: a store that pages below the limit may never show the rest,
 		// and one that shows writes late shows them together once it does.
 		for _, p := range created {
-			if id, _ := idOf(p); shown[id] {
+			if id, _ := rules.IDOf(p); shown[id] {
 				return true
 			}
 		}
@@ -143,32 +147,23 @@ func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	if !visible {
 		return false
 	}
-	have := idSet(fresh.Pets)
+	have := rules.IDSet(fresh.Pets)
 	for _, p := range created {
-		id, _ := idOf(p)
-		if !have[id] && int64(len(fresh.Pets)) < r.facts.limit.Max {
+		id, _ := rules.IDOf(p)
+		if !have[id] && int64(len(fresh.Pets)) < r.facts.Limit.Max {
 			fresh.Pets = append(fresh.Pets, p)
 		}
-		if s, _ := p["status"].(string); s != "" && fresh.ByStatus[s] != nil && !idSet(fresh.ByStatus[s])[id] {
+		if s, _ := p["status"].(string); s != "" && fresh.ByStatus[s] != nil && !rules.IDSet(fresh.ByStatus[s])[id] {
 			fresh.ByStatus[s] = append(fresh.ByStatus[s], p)
 		}
 	}
-	for _, s := range r.facts.statuses {
+	for _, s := range r.facts.Statuses {
 		if fresh.ByStatus[s] == nil {
 			fresh.ByStatus[s] = r.fixture.ByStatus[s]
 		}
 	}
 	r.fixture = fresh
 	return true
-}
-
-func idSet(pets []map[string]any) map[string]bool {
-	out := make(map[string]bool, len(pets))
-	for _, p := range pets {
-		id, _ := idOf(p)
-		out[id] = true
-	}
-	return out
 }
 
 // unmet says which need the fixture does not meet, or "".
@@ -181,12 +176,12 @@ func (r *runner) unmet(n Needs) string {
 		ro = " and the run is read-only"
 	}
 	if !r.opts.ReadOnly && !meets(r.need(), n) {
-		ro = fmt.Sprintf(" (a run creates more than %d animals for SHOULD rules only when strict)", r.facts.limit.Default+1)
+		ro = fmt.Sprintf(" (a run creates more than %d animals for SHOULD rules only when strict)", r.facts.Limit.Default+1)
 	}
 	if have := len(r.fixture.Pets); have < n.Animals {
 		return fmt.Sprintf("needs %d animals, the target has %d%s", n.Animals, have, ro)
 	}
-	for i, s := range r.facts.statuses {
+	for i, s := range r.facts.Statuses {
 		want := n.PerStatus
 		if i == 0 {
 			want = max(want, n.OfStatus)
@@ -214,7 +209,7 @@ func (e transportError) cause() string {
 // unless it is "". Only animals whose status matches are kept, so a broken filter cannot
 // make the fixture look fuller than it is.
 func (r *runner) list(status string) ([]map[string]any, error) {
-	q := url.Values{"limit": {strconv.FormatInt(r.facts.limit.Max, 10)}}
+	q := url.Values{"limit": {strconv.FormatInt(r.facts.Limit.Max, 10)}}
 	if status != "" {
 		q.Set("status", status)
 	}
@@ -238,13 +233,13 @@ func meets(have, want Needs) bool {
 
 // create adds one animal with the given status, records it in the fixture and returns it.
 func (r *runner) create(status string) (map[string]any, error) {
-	body := r.facts.petBody(r.fixture, r.facts.statuses[0])
+	body := rules.PetBody(r.facts, r.fixture, r.facts.Statuses[0])
 	body["status"] = status
 	var pet map[string]any
 	if err := r.fetch(http.MethodPost, "/pets", body, http.StatusCreated, &pet); err != nil {
 		return nil, err
 	}
-	if int64(len(r.fixture.Pets)) < r.facts.limit.Max {
+	if int64(len(r.fixture.Pets)) < r.facts.Limit.Max {
 		r.fixture.Pets = append(r.fixture.Pets, pet)
 	}
 	r.fixture.ByStatus[status] = append(r.fixture.ByStatus[status], pet)
@@ -256,18 +251,18 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	if in != nil {
 		body, _ = json.Marshal(in)
 	}
-	req, err := http.NewRequestWithContext(r.ctx, method, r.sess.baseURL+path, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(r.ctx, method, r.sess.BaseURL()+path, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
-	r.sess.withBaseQuery(req.URL)
-	r.sess.addHeaders(req.Header)
-	req.Header.Set("Authorization", credBearer.value(r.sess.key))
+	r.sess.WithBaseQuery(req.URL)
+	r.sess.AddHeaders(req.Header)
+	req.Header.Set("Authorization", report.CredBearer.Value(r.sess.Key()))
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, data, _, err := r.sess.send(req)
-	if errors.Is(err, errRateLimited) {
+	resp, data, _, err := r.sess.Send(req)
+	if errors.Is(err, exchange.ErrRateLimited) {
 		return err
 	}
 	if err != nil {
@@ -277,9 +272,9 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 		return fmt.Errorf("%w (401 on %s %s)", ErrKeyRefused, method, path)
 	}
 	if resp.StatusCode != want {
-		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.redact(string(data)))
+		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.Redact(string(data)))
 	}
-	if err := decodeJSON(data, out); err != nil {
+	if err := rules.DecodeJSON(data, out); err != nil {
 		return fmt.Errorf("%s %s: body: %v", method, path, err)
 	}
 	return nil

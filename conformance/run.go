@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,7 +15,10 @@ import (
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/internal/coverage"
+	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -35,6 +37,9 @@ type Target struct {
 type Options struct {
 	// Spec is the description the rules are read from; nil means spec.Load().
 	Spec *openapi3.T
+	// Facts are Spec's facts when the caller has read them already (spec.ReadFacts); nil,
+	// or facts of another description, means they are read here.
+	Facts *spec.Facts
 	// Only keeps the rules whose ID matches one of these patterns; Skip drops those that
 	// match one of these. A pattern is a path.Match glob on the ID ("auth/*", "*/limit-*"),
 	// an ID prefix ("listPets"), or a glob on the part after the slash ("*-www-*").
@@ -74,9 +79,6 @@ type Options struct {
 	// wait sleeps between retries; nil means a real sleep. Tests make it instant.
 	wait func(context.Context, time.Duration) error
 }
-
-// DefaultTimeout bounds each request when Options.Timeout is zero.
-const DefaultTimeout = 10 * time.Second
 
 // ErrKeyRefused is wrapped by Run's error when the target answers 401 to the run's own
 // authenticated listing: the key is wrong or missing, so no rule could be judged.
@@ -120,21 +122,17 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	return r.finish(), nil
 }
 
-// NotRun is the verdict of a run that could not be made (exit 2): the report has no results,
-// and its one gate failure, "run", says why.
-const NotRun = "could not be made"
-
 // NotRunReport is the report of a run that could not be made (an unreachable target, a
 // refused key, a base URL without the version segment, a cancelled run), so that a CI job
 // that asked for reports still has them, with the reason.
 func NotRunReport(target Target, opts Options, reason error) *Report {
-	red := newRedactor(target.APIKey)
+	red := exchange.NewRedactor(target.APIKey)
 	now := time.Now().UTC()
-	rep := &Report{Target: red.text(target.BaseURL), Started: now, Clock: cmp.Or(opts.Now, now).UTC(),
+	rep := &Report{Target: red.Text(target.BaseURL), Started: now, Clock: cmp.Or(opts.Now, now).UTC(),
 		Strict: opts.Strict, ReadOnly: opts.ReadOnly, Seed: opts.Seed, Fuzz: opts.Fuzz,
 		MaxCreates: cmp.Or(opts.MaxCreates, DefaultMaxCreates), MinCoverage: opts.MinCoverage, Results: []Result{}}
 	if u, err := url.Parse(target.BaseURL); err == nil && u.Host != "" {
-		rep.Target = red.url(u)
+		rep.Target = red.URL(u)
 	}
 	doc := opts.Spec
 	if doc == nil {
@@ -146,8 +144,8 @@ func NotRunReport(target Target, opts Options, reason error) *Report {
 			rep.Coverage = cov.Snapshot()
 		}
 	}
-	rep.GateFailures = []GateFailure{{Gate: "run", Message: red.text(strings.TrimPrefix(reason.Error(), "conformance: "))}}
-	rep.tally()
+	rep.GateFailures = []GateFailure{{Gate: "run", Message: red.Text(strings.TrimPrefix(reason.Error(), "conformance: "))}}
+	rep.Tally()
 	rep.Verdict = NotRun
 	return rep
 }
@@ -156,8 +154,8 @@ type runner struct {
 	ctx     context.Context
 	opts    Options
 	rules   []Rule
-	facts   *facts
-	sess    *session
+	facts   *spec.Facts
+	sess    *exchange.Session
 	fixture *Fixture
 	prepErr string // why preparation failed, for the rules that needed it
 	report  *Report
@@ -182,11 +180,14 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.wait == nil {
-		opts.wait = sleep
+		opts.wait = exchange.Sleep
 	}
-	f, err := readFacts(opts.Spec)
-	if err != nil {
-		return nil, err
+	f := opts.Facts
+	if f == nil || f.Doc != opts.Spec {
+		var err error
+		if f, err = spec.ReadFacts(opts.Spec); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(start.UnixNano())
@@ -197,12 +198,9 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if opts.Fuzz < 0 {
 		return nil, fmt.Errorf("conformance: --fuzz %d: want a number of combinations, 0 or more", opts.Fuzz)
 	}
-	all, err := All(opts.Spec)
-	if err != nil {
-		return nil, err
-	}
+	all := rules.All(f)
 	if opts.Fuzz > 0 {
-		all = append(all, fuzzRules(f, opts.Fuzz)...)
+		all = append(all, rules.Fuzz(f, opts.Fuzz)...)
 	}
 	rules, err := Select(all, opts.Only, opts.Skip)
 	if err != nil {
@@ -211,13 +209,14 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if err := checkWaivers(all, opts.Waivers); err != nil {
 		return nil, err
 	}
-	sess, err := newSession(target, opts)
+	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
+		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f})
 	if err != nil {
 		return nil, err
 	}
 	r := &runner{ctx: ctx, opts: opts, rules: rules, facts: f, sess: sess, start: start,
 		report: &Report{
-			Target:      sess.red.url(sess.base),
+			Target:      sess.Target(),
 			SpecTitle:   opts.Spec.Info.Title,
 			SpecVersion: opts.Spec.Info.Version,
 			Started:     start.UTC(),
@@ -232,66 +231,6 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 		return nil, err
 	}
 	return r, nil
-}
-
-func newSession(target Target, opts Options) (*session, error) {
-	base, err := url.Parse(strings.TrimSuffix(target.BaseURL, "/"))
-	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("conformance: base URL %q: want http(s)://host[:port]/path", target.BaseURL)
-	}
-	v, err := spec.NewValidator(opts.Spec)
-	if err != nil {
-		return nil, err
-	}
-	specBase, err := spec.BasePath(opts.Spec)
-	if err != nil {
-		return nil, err
-	}
-	red := newRedactor(target.APIKey)
-	if err := checkVersionSegment(base, specBase, red); err != nil {
-		return nil, err
-	}
-	errSchema := opts.Spec.Components.Schemas["Error"]
-	if errSchema == nil || errSchema.Value == nil {
-		return nil, errors.New("conformance: the spec has no Error schema")
-	}
-	cov, err := coverage.New(opts.Spec)
-	if err != nil {
-		return nil, err
-	}
-	client := target.Client
-	if client == nil {
-		client, _ = NewClient(ClientOptions{Timeout: opts.Timeout}) // no file to read: no error
-	}
-	// Paths are appended to baseURL; a query string of the base URL (a gateway's code) goes
-	// on every request instead (session.withBaseQuery).
-	bare := *base
-	bare.RawQuery, bare.ForceQuery = "", false
-	return &session{client: harden(client), timeout: opts.Timeout, base: base, baseURL: bare.String(),
-		key: target.APIKey, red: red, headers: opts.Headers, wait: opts.wait, specBase: specBase, validator: v, errSchema: errSchema, coverage: cov}, nil
-}
-
-// ErrBaseURL is wrapped by Run's error when the base URL does not end with the spec's
-// version segment: every rule would fail for that one reason.
-var ErrBaseURL = errors.New("base URL does not end with the version segment")
-
-var versionSegment = regexp.MustCompile(`^v[0-9]+$`)
-
-// checkVersionSegment refuses a base URL whose path does not end with the spec's base path
-// ("/v1"), and suggests the URL that does: the last segment replaced when it is another
-// version ("/v2"), else the base path appended.
-func checkVersionSegment(base *url.URL, specBase string, red *redactor) error {
-	p := strings.TrimSuffix(base.Path, "/")
-	if specBase == "" || strings.HasSuffix(p, specBase) {
-		return nil
-	}
-	if versionSegment.MatchString(path.Base(p)) {
-		p = path.Dir(p)
-	}
-	fixed := *base
-	fixed.Path, fixed.RawPath = strings.TrimSuffix(p, "/")+specBase, ""
-	return fmt.Errorf("conformance: %w %s: the base URL %s has path %q; did you mean %s?", ErrBaseURL, specBase,
-		red.url(base), cmp.Or(base.Path, "/"), red.url(&fixed))
 }
 
 // Select returns the rules that match only (all if only is empty) and not skip.
@@ -335,10 +274,10 @@ func (r *runner) skipReason(rule Rule) string {
 		return "creates animals (or would, on a non-conforming target) and the run is read-only"
 	}
 	// A hand-written rule creates at most two animals: it starts only if both fit.
-	if n := r.sess.created.Load(); rule.Creates && n+2 > int64(r.opts.MaxCreates) {
+	if n := r.sess.Created(); rule.Creates && n+2 > int64(r.opts.MaxCreates) {
 		return fmt.Sprintf("creates animals, and the run has created %d of its --max-creates %d", n, r.opts.MaxCreates)
 	}
-	if op, ok := r.facts.byID[rule.Op]; ok {
+	if op, ok := r.facts.ByID[rule.Op]; ok {
 		day := op.Sunset.Format(time.DateOnly)
 		clock := r.opts.Now.UTC().Format(time.RFC3339)
 		switch gone := op.Gone(r.opts.Now); {
@@ -359,7 +298,7 @@ func (r *runner) skipReason(rule Rule) string {
 // run runs one rule and returns its result.
 func (r *runner) run(rule Rule) Result {
 	res := Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
-	if op, ok := r.facts.byID[rule.Op]; ok {
+	if op, ok := r.facts.ByID[rule.Op]; ok {
 		res.Stability = op.Stability
 	}
 	if reason := r.skipReason(rule); reason != "" {
@@ -370,21 +309,22 @@ func (r *runner) run(rule Rule) Result {
 		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
 		return res
 	}
-	rec := &recorder{redact: r.sess.redact}
+	rec := exchange.NewRecorder(r.sess.Redact)
 	check := r.newCheck(rule, rec)
-	skipped, panicked := r.execute(rule, check)
-	res.Failures, res.Exchanges = rec.failures, rec.exchanges
-	res.Cases, res.CasesSkipped = check.cases.ran, check.cases.skipped
+	skipped, panicked := rules.Execute(rule, check)
+	res.Failures, res.Exchanges = rec.Results()
+	var skipWhy string
+	res.Cases, res.CasesSkipped, skipWhy = check.Cases()
 	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
-		skipped = "no case could be sent: " + check.cases.skipWhy
+		skipped = "no case could be sent: " + skipWhy
 	}
 	switch {
 	case panicked != "":
-		res.Status, res.Reason = Error, "the check panicked: "+r.sess.redact(panicked)
-	case rec.noAnswer != "":
+		res.Status, res.Reason = Error, "the check panicked: "+r.sess.Redact(panicked)
+	case !rec.Answered():
 		// Refused, reset or timed out says nothing about conformance; Error still makes
 		// the run not conforming, so a target that never answers does not pass.
-		res.Status, res.Reason = Error, rec.noAnswer
+		res.Status, res.Reason = Error, rec.NoAnswer()
 	case len(res.Failures) > 0:
 		res.Status, res.Reason = r.failStatus(rule, res)
 	case skipped != "":
@@ -393,7 +333,7 @@ func (r *runner) run(rule Rule) Result {
 		res.Status = Pass
 	}
 	if res.Status == Pass && res.CasesSkipped > 0 {
-		res.Reason = fmt.Sprintf("%d cases not sent: %s", res.CasesSkipped, check.cases.skipWhy)
+		res.Reason = fmt.Sprintf("%d cases not sent: %s", res.CasesSkipped, skipWhy)
 	}
 	if res.Status == Pass || res.Status == Skip {
 		res.Exchanges = nil
@@ -427,66 +367,52 @@ func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
 	return Fail, msg
 }
 
-func (r *runner) execute(rule Rule, c *Check) (skipped, panicked string) {
-	defer func() {
-		if v := recover(); v != nil {
-			if s, ok := v.(skipSignal); ok {
-				skipped = s.reason
-				return
-			}
-			panicked = fmt.Sprint(v)
-		}
-	}()
-	rule.Check(c)
-	return "", ""
-}
-
-func (r *runner) newCheck(rule Rule, rec *recorder) *Check {
+func (r *runner) newCheck(rule Rule, rec *exchange.Recorder) *Check {
 	anon := httpexpect.WithConfig(httpexpect.Config{
 		TestName: rule.ID,
-		BaseURL:  r.sess.baseURL,
+		BaseURL:  r.sess.BaseURL(),
 		Client: httpexpect.ClientFunc(func(req *http.Request) (*http.Response, error) {
 			// httpexpect's WithJSON adds "; charset=utf-8", a parameter a service may refuse
 			// (the document names the media type only); the cases send it on purpose.
 			if req.Header.Get("Content-Type") == "application/json; charset=utf-8" {
 				req.Header.Set("Content-Type", "application/json")
 			}
-			return r.sess.do(rec, rule.Open, req)
+			return r.sess.Do(rec, rule.Open, req)
 		}),
 		AssertionHandler: assertionHandler{rec: rec},
 		Context:          r.ctx,
 	})
-	key := r.sess.key
-	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", credBearer.value(key)) })
-	return &Check{Clients: Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
-		Fixture: r.fixture, BaseURL: r.sess.baseURL, rec: rec, key: key, wait: r.opts.wait,
-		send: func(rec *recorder, req *http.Request, open bool) (*http.Response, error) {
-			return r.sess.do(rec, open, req)
+	key := r.sess.Key()
+	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
+	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
+		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.wait,
+		Recorder: rec, Scratch: func() rules.Recorder { return rec.Scratch() },
+		Send: func(rec rules.Recorder, req *http.Request, open bool) (*http.Response, error) {
+			return r.sess.Do(rec.(*exchange.Recorder), open, req)
 		},
-		cases: &caseState{seed: r.opts.Seed, readOnly: r.opts.ReadOnly, maxCreates: r.opts.MaxCreates, created: r.sess.created.Load,
-			create:       r.facts.byID[opCreate],
-			waitedInVain: &r.waitedInVain}}
+		Seed: r.opts.Seed, ReadOnly: r.opts.ReadOnly, MaxCreates: r.opts.MaxCreates, Created: r.sess.Created,
+		WaitedInVain: &r.waitedInVain}, r.facts.ByID[spec.OpCreate])
 }
 
-// keepExchanges cuts a failed rule's exchanges to maxExchanges: the last ones, or, when a
+// keepExchanges cuts a failed rule's exchanges to exchange.MaxExchanges: the last ones, or, when a
 // rule of many requests (a case family) failed early, the ones its failures point at.
 func keepExchanges(res *Result) {
-	if len(res.Exchanges) <= maxExchanges {
+	if len(res.Exchanges) <= exchange.MaxExchanges {
 		return
 	}
 	keep := map[int]int{}
 	var kept []Exchange
 	for _, f := range res.Failures {
-		if _, ok := keep[f.Exchange]; !ok && f.Exchange >= 0 && len(kept) < maxExchanges {
+		if _, ok := keep[f.Exchange]; !ok && f.Exchange >= 0 && len(kept) < exchange.MaxExchanges {
 			keep[f.Exchange] = len(kept)
 			kept = append(kept, res.Exchanges[f.Exchange])
 		}
 	}
 	if len(kept) == 0 {
 		n := len(res.Exchanges)
-		res.Exchanges = res.Exchanges[n-maxExchanges:]
+		res.Exchanges = res.Exchanges[n-exchange.MaxExchanges:]
 		for i := range res.Failures {
-			res.Failures[i].Exchange -= n - maxExchanges
+			res.Failures[i].Exchange -= n - exchange.MaxExchanges
 		}
 		return
 	}
@@ -501,11 +427,11 @@ func keepExchanges(res *Result) {
 }
 
 func (r *runner) finish() *Report {
-	r.report.AnimalsCreated = int(r.sess.created.Load())
-	r.report.Requests = int(r.sess.requests.Load())
+	r.report.AnimalsCreated = int(r.sess.Created())
+	r.report.Requests = int(r.sess.Requests())
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
-	r.report.Coverage = r.sess.coverage.Snapshot()
+	r.report.Coverage = r.sess.Coverage()
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
-	r.report.tally()
+	r.report.Tally()
 	return r.report
 }

@@ -35,9 +35,3 @@ func TestPanickingCheckIsAnError(t *testing.T) {
 	assert.Equal(t, Skip, res.Status)
 	assert.Equal(t, "not today", res.Reason)
 }
-
-func TestShellQuote(t *testing.T) {
-	assert.Equal(t, `'it'\''s'`, shellQuote("it's"))
-	assert.Equal(t, `"Authorization: Bearer $PETSTORE_API_KEY"`, shellQuote("Authorization: Bearer "+KeyPlaceholder))
-	assert.Equal(t, `"a \$HOME \"q\" $PETSTORE_API_KEY"`, shellQuote(`a $HOME "q" `+KeyPlaceholder))
-}

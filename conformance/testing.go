@@ -3,6 +3,8 @@ package conformance
 import (
 	"strings"
 	"testing"
+
+	"github.com/petstore/petstore/conformance/report"
 )
 
 // RunT runs the selected rules against target as subtests of t, named by rule ID: a Fail
@@ -20,7 +22,7 @@ func RunT(t *testing.T, target Target, opts Options) *Report {
 			res := r.run(rule)
 			r.report.Results = append(r.report.Results, res)
 			var details strings.Builder
-			writeDetails(&details, res)
+			report.WriteDetails(&details, res)
 			switch res.Status {
 			case Fail, Error:
 				t.Errorf("%s %s: %s (section %s)\n%s", res.Severity, res.Status, res.Title, res.Section, details.String())

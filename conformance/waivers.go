@@ -10,31 +10,8 @@ import (
 	"time"
 
 	yaml "github.com/oasdiff/yaml3"
+	"github.com/petstore/petstore/conformance/report"
 )
-
-// Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:
-//
-//   - rule: auth/listPets-www-authenticate
-//     reason: staging gateway strips the header, PLAT-123
-//     expires: 2026-06-30
-type Waiver struct {
-	// Rule is the ID of the rule waived.
-	Rule string `json:"rule" yaml:"rule"`
-	// Reason says why the failure is accepted (a ticket, an owner); it is shown in reports.
-	Reason string `json:"reason" yaml:"reason"`
-	// Expires is the first day (YYYY-MM-DD, UTC) on which the waiver no longer holds: from
-	// then on the rule counts again and the waiver itself fails the run.
-	Expires string `json:"expires" yaml:"expires"`
-}
-
-// expiry is the first instant at which w no longer holds; ParseWaivers has checked the date.
-func (w Waiver) expiry() time.Time {
-	t, _ := time.Parse(time.DateOnly, w.Expires)
-	return t
-}
-
-// Expired reports whether w no longer holds at now (the run's clock).
-func (w Waiver) Expired(now time.Time) bool { return !now.Before(w.expiry()) }
 
 // ReadWaivers reads a waivers file (see Waiver).
 func ReadWaivers(path string) ([]Waiver, error) {
@@ -132,7 +109,7 @@ func applyGates(rep *Report, opts Options, now time.Time) {
 					w.Rule, w.Expires, w.Reason)})
 		}
 	}
-	if g := coverageGate(rep.Coverage, opts.MinCoverage); g != nil {
+	if g := report.CoverageGate(rep.Coverage, opts.MinCoverage); g != nil {
 		rep.GateFailures = append(rep.GateFailures, *g)
 	}
 }

@@ -1,8 +1,11 @@
 package spec
 
 import (
+	"mime"
+	"net/http"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -20,3 +23,9 @@ func PropertyNames(s *openapi3.Schema) []string {
 
 // IsRequired reports whether the object schema s requires the property name.
 func IsRequired(s *openapi3.Schema, name string) bool { return slices.Contains(s.Required, name) }
+
+// IsJSON reports whether h says its body is JSON (application/json or +json).
+func IsJSON(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}

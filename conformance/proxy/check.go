@@ -8,7 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/internal/coverage"
+	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/petstore/petstore/internal/coverage"
+	"github.com/petstore/petstore/conformance/coverage"
 )
 
 // Coverage is the part of the description that the traffic exercised: every documented

@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"bufio"
@@ -121,7 +121,7 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		for _, res := range g.Results {
 			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
 				res.Severity, width, res.ID, res.Title, caseCount(res))
-			writeDetails(bw, res)
+			WriteDetails(bw, res)
 		}
 	}
 	c := r.Counts
@@ -214,7 +214,8 @@ func plural(n int, noun string) string {
 
 const indent = "          "
 
-func writeDetails(w io.Writer, res Result) {
+// WriteDetails writes what failed in res, with its exchanges, indented under its line.
+func WriteDetails(w io.Writer, res Result) {
 	if res.Status == Pass {
 		return
 	}
@@ -259,27 +260,27 @@ func writeDetails(w io.Writer, res Result) {
 func writeExchange(w io.Writer, ex Exchange) {
 	fmt.Fprintf(w, "%s  request:  %s %s", indent, ex.Request.Method, ex.Request.URL)
 	if ex.Request.Body != "" {
-		fmt.Fprintf(w, " %s", clip(ex.Request.Body, 200))
+		fmt.Fprintf(w, " %s", Clip(ex.Request.Body, 200))
 	}
 	fmt.Fprintln(w)
 	if ex.Error != "" {
 		fmt.Fprintf(w, "%s  error:    %s\n", indent, ex.Error)
 	}
 	if resp := ex.Response; resp != nil {
-		fmt.Fprintf(w, "%s  response: %s", indent, statusText(resp.Status))
+		fmt.Fprintf(w, "%s  response: %s", indent, StatusText(resp.Status))
 		if ct := resp.Header.Get("Content-Type"); ct != "" {
 			fmt.Fprintf(w, " (%s)", ct)
 		}
 		if resp.Body != "" {
-			fmt.Fprintf(w, " %s", clip(resp.Body, 300))
+			fmt.Fprintf(w, " %s", Clip(resp.Body, 300))
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%s  reproduce: %s\n", indent, ex.Curl)
 }
 
-// clip keeps a body on one line and at most n bytes.
-func clip(s string, n int) string {
+// Clip keeps a body on one line and at most n bytes.
+func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
 		return s[:n] + "..."

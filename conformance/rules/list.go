@@ -1,9 +1,10 @@
-package conformance
+package rules
 
 import (
 	"fmt"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/spec"
 
 	"net/http"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 type limitProbe struct{ slug, value, what string }
 
 func limitProbes(f *facts) []limitProbe {
-	lo, hi := f.limit.Min, f.limit.Max
+	lo, hi := f.Limit.Min, f.Limit.Max
 	return []limitProbe{
 		{"limit-below-min", strconv.FormatInt(lo-1, 10), "one below the minimum"},
 		{"limit-negative", strconv.FormatInt(min(-1, lo-2), 10), "negative"},
@@ -29,9 +30,9 @@ func limitProbes(f *facts) []limitProbe {
 const unknownStatus = NamePrefix + "unknown-status"
 
 func listRules(f *facts) []Rule {
-	def, lo, hi := f.limit.Default, f.limit.Min, f.limit.Max
+	def, lo, hi := f.Limit.Default, f.Limit.Min, f.Limit.Max
 	rule := func(slug, section string, sev Severity, title string, needs Needs, check func(*Check)) Rule {
-		return Rule{ID: opList + "/" + slug, Section: section, Severity: sev, Title: title, Op: opList, Needs: needs,
+		return Rule{ID: spec.OpList + "/" + slug, Section: section, Severity: sev, Title: title, Op: spec.OpList, Needs: needs,
 			Expects: http.StatusOK, Check: check}
 	}
 	more := Needs{Animals: int(def) + 1}
@@ -73,19 +74,19 @@ func listRules(f *facts) []Rule {
 	}
 	for _, p := range limitProbes(f) {
 		rules = append(rules, Rule{
-			ID: opList + "/" + p.slug, Section: "4.1; 7; 8", Severity: Must, Op: opList, Open: true,
+			ID: spec.OpList + "/" + p.slug, Section: "4.1; 7; 8", Severity: Must, Op: spec.OpList, Open: true,
 			Title: fmt.Sprintf("limit=%s (%s): never a 5xx; a 4xx carries an Error body, a 2xx at most %d animals", p.value, p.what, hi),
 			Check: func(c *Check) {
 				expectOpenAnswer(c, c.Auth.GET("/pets").WithQueryString("limit="+p.value).Expect(), hi)
 			},
 		})
 	}
-	for _, s := range f.statuses {
+	for _, s := range f.Statuses {
 		rules = append(rules, rule("status-"+s, "4.1 rules 1-2", Must,
 			fmt.Sprintf("status=%s returns only animals with status %s, at most %d without limit", s, s, def), Needs{PerStatus: 1},
 			func(c *Check) { listing(c, c.Auth.GET("/pets").WithQuery("status", s), def, s) }))
 	}
-	first := f.statuses[0]
+	first := f.Statuses[0]
 	rules = append(rules, rule("status-default-limit", "4.1 rules 1-2; 8", Must,
 		fmt.Sprintf("status=%s without limit returns at most %d animals (with more of that status present)", first, def),
 		Needs{OfStatus: int(def) + 1},
@@ -95,12 +96,12 @@ func listRules(f *facts) []Rule {
 			fmt.Sprintf("status and limit=%d together return at most %d and not no animal of that status, for every status", lo, lo),
 			Needs{PerStatus: int(lo) + 1},
 			func(c *Check) {
-				for _, s := range f.statuses {
+				for _, s := range f.Statuses {
 					listing(c, c.Auth.GET("/pets").WithQuery("status", s).WithQuery("limit", lo), lo, s)
 				}
 			}),
 		Rule{
-			ID: opList + "/status-unknown", Section: "4.1; 7", Severity: Must, Op: opList, Open: true,
+			ID: spec.OpList + "/status-unknown", Section: "4.1; 7", Severity: Must, Op: spec.OpList, Open: true,
 			Title: fmt.Sprintf("an unknown status value: never a 5xx; a 4xx carries an Error body, a 2xx at most %d animals", hi),
 			Check: func(c *Check) {
 				expectOpenAnswer(c, c.Auth.GET("/pets").WithQuery("status", unknownStatus).Expect(), hi)
@@ -132,7 +133,7 @@ func listing(c *Check, req *httpexpect.Request, max int64, status string) {
 	}
 	for _, p := range list {
 		if status != "" && p["status"] != status {
-			id, _ := idOf(p)
+			id, _ := IDOf(p)
 			c.Expectf(status, fmt.Sprint(p["status"]), "animal %s has status %v in a listing filtered by status=%s", id, p["status"], status)
 		}
 	}

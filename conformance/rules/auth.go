@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -15,11 +16,11 @@ type authCase struct {
 	slug, section, title string
 	severity             Severity
 	// header returns the Authorization value to send for key; ok false sends none. A value
-	// derived from the key must be one of credentials, so that reports can show it without
+	// derived from the key must be one of report.Credentials, so that reports can show it without
 	// the key.
 	header func(key string) (value string, ok bool)
 	// more are further credentials the case sends, one request each (none: just header).
-	more []credential
+	more []report.Credential
 	// status is the documented status the case relies on (0: none in particular).
 	status int
 	// expect checks the answer.
@@ -45,22 +46,22 @@ var authCases = []authCase{
 	{
 		slug: "not-bearer", section: "5.2; 5.3", severity: Must,
 		title:  "with the key under a scheme other than Bearer gets 401 with an Error body",
-		header: func(key string) (string, bool) { return credToken.value(key), true },
+		header: func(key string) (string, bool) { return report.CredToken.Value(key), true },
 		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		// Servers that also take HTTP Basic credentials, the key as user name, are common.
 		slug: "basic", section: "5.1; 5.2; 5.3", severity: Must,
 		title:  "with the key as HTTP Basic credentials (the key as user name) gets 401 with an Error body",
-		header: func(key string) (string, bool) { return credBasic.value(key), true },
+		header: func(key string) (string, bool) { return report.CredBasic.Value(key), true },
 		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
 		// A key compared by prefix, or case-insensitively, lets in keys that are not it.
 		slug: "near-key", section: "5.2; 5.3", severity: Must,
 		title:  "with a bearer token near the key (the key and one more character, its last character changed, its case flipped) gets 401 with an Error body",
-		header: func(key string) (string, bool) { return credAppended.value(key), true },
-		more:   []credential{credLastChanged, credCaseFlipped},
+		header: func(key string) (string, bool) { return report.CredAppended.Value(key), true },
+		more:   []report.Credential{report.CredLastChanged, report.CredCaseFlipped},
 		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{
@@ -76,7 +77,7 @@ var authCases = []authCase{
 		status: http.StatusUnauthorized,
 		expect: func(c *Check, resp *httpexpect.Response) {
 			if code(resp) != http.StatusUnauthorized {
-				c.Expectf(statusText(http.StatusUnauthorized), statusText(code(resp)), "want a 401 to look at")
+				c.Expectf(report.StatusText(http.StatusUnauthorized), report.StatusText(code(resp)), "want a 401 to look at")
 				return
 			}
 			challenge := resp.Raw().Header.Get("WWW-Authenticate")
@@ -90,11 +91,11 @@ var authCases = []authCase{
 	{
 		slug: "scheme-case", section: "5.2; RFC 9110 11.1", severity: Should,
 		title:  "accepts the key under the scheme name in lower case (bearer): scheme names are case-insensitive",
-		header: func(key string) (string, bool) { return credBearerLower.value(key), true },
-		more:   []credential{credBearerUpper},
+		header: func(key string) (string, bool) { return report.CredBearerLower.Value(key), true },
+		more:   []report.Credential{report.CredBearerUpper},
 		expect: func(c *Check, resp *httpexpect.Response) {
 			if code(resp) == http.StatusUnauthorized {
-				c.Expectf("not 401", statusText(code(resp)), "the valid key under the scheme name \"bearer\" was refused")
+				c.Expectf("not 401", report.StatusText(code(resp)), "the valid key under the scheme name \"bearer\" was refused")
 			}
 		},
 	},
@@ -105,7 +106,7 @@ func expect401(c *Check, resp *httpexpect.Response) { expectError(c, resp, http.
 // authRules generates every auth case for every secured operation of the spec.
 func authRules(f *facts) []Rule {
 	var rules []Rule
-	for _, op := range f.ops {
+	for _, op := range f.Ops {
 		if !op.Secured {
 			continue
 		}
@@ -135,8 +136,8 @@ func authCheck(op spec.Operation, ac authCase) func(*Check) {
 		}
 		ac.expect(c, req.Expect())
 		for _, cred := range ac.more {
-			v := cred.value(key)
-			if c.Failed() || v == credBearer.value(key) { // a key without letters has no case to flip
+			v := cred.Value(key)
+			if c.Failed() || v == report.CredBearer.Value(key) { // a key without letters has no case to flip
 				continue
 			}
 			ac.expect(c, exampleRequest(c.Anon, op).WithHeader("Authorization", v).Expect())

@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"bufio"
@@ -55,7 +55,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			if c.Example.Case != "" {
 				example += ": " + c.Example.Case
 			}
-			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(cause), mdCell(clip(example, 200)))
+			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(cause), mdCell(Clip(example, 200)))
 		}
 	}
 	if len(r.GateFailures) > 0 {
@@ -90,7 +90,7 @@ func writeMarkdownTable(w io.Writer, title string, results []Result, keep func(R
 		if res.Status == Error {
 			reason = "error: " + reason
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", res.ID, mdCell(res.Section), res.Severity, mdCell(clip(reason, 200)))
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", res.ID, mdCell(res.Section), res.Severity, mdCell(Clip(reason, 200)))
 	}
 }
 

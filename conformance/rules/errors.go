@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/spec"
 )
 
 // unknownPetID is an identifier no store will have assigned: the largest int64, the
@@ -24,21 +26,21 @@ type errorCase struct {
 
 var errorCases = []errorCase{
 	{
-		slug: "unauthorized", op: opList, status: http.StatusUnauthorized,
+		slug: "unauthorized", op: spec.OpList, status: http.StatusUnauthorized,
 		title: "a request without a key gets 401 as an Error record",
 		provoke: func(c *Check) *httpexpect.Response {
 			return c.Anon.GET("/pets").Expect()
 		},
 	},
 	{
-		slug: "bad-request", op: opCreate, status: http.StatusBadRequest, creates: true,
+		slug: "bad-request", op: spec.OpCreate, status: http.StatusBadRequest, creates: true,
 		title: "an invalid body to POST /pets gets 400 as an Error record",
 		provoke: func(c *Check) *httpexpect.Response {
 			return c.Auth.POST("/pets").WithJSON(map[string]any{}).Expect()
 		},
 	},
 	{
-		slug: "not-found", op: opGet, status: http.StatusNotFound,
+		slug: "not-found", op: spec.OpGet, status: http.StatusNotFound,
 		title: "an unknown petId gets 404 as an Error record",
 		provoke: func(c *Check) *httpexpect.Response {
 			return c.Auth.GET("/pets/{petId}", unknownPetID).Expect()
@@ -68,7 +70,7 @@ func errorRules(*facts) []Rule {
 		})
 	}
 	return append(rules, Rule{
-		ID: "errors/machine-readable-code", Section: "7; 2 (Error)", Severity: Should, Op: opGet,
+		ID: "errors/machine-readable-code", Section: "7; 2 (Error)", Severity: Should, Op: spec.OpGet,
 		Title: "an Error's code is a machine-readable token (no spaces), the same for the same cause, and its message is not empty",
 		Check: func(c *Check) {
 			// Two unknown ids are one cause: a code that varies with the request (one that
@@ -77,7 +79,7 @@ func errorRules(*facts) []Rule {
 			for _, id := range []string{unknownPetID, strconv.FormatInt(math.MaxInt64-1, 10)} {
 				resp := c.Auth.GET("/pets/{petId}", id).Expect()
 				if code(resp) != http.StatusNotFound {
-					c.Expectf(statusText(http.StatusNotFound), statusText(code(resp)), "want a 404 to look at")
+					c.Expectf(report.StatusText(http.StatusNotFound), report.StatusText(code(resp)), "want a 404 to look at")
 					return
 				}
 				obj := resp.JSON().Object()

@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"bytes"
@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Animals as data. Ids are int64 in the spec, and a service may assign any of them
@@ -31,15 +29,15 @@ func newName() string {
 	return NamePrefix + string(b)
 }
 
-// decodeJSON reads data keeping numbers as written.
-func decodeJSON(data []byte, out any) error {
+// DecodeJSON reads data keeping numbers as written.
+func DecodeJSON(data []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	return dec.Decode(out)
 }
 
-// idOf is p's id as the target wrote it, and whether it is an integer.
-func idOf(p map[string]any) (string, bool) {
+// IDOf is p's id as the target wrote it, and whether it is an integer.
+func IDOf(p map[string]any) (string, bool) {
 	n, ok := p["id"].(json.Number)
 	if !ok {
 		return fmt.Sprint(p["id"]), false
@@ -55,43 +53,13 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
-// petFields are the properties of the Pet record a response of op documents (following
-// allOf), sorted: what "returned as created" compares; other fields a target adds pass.
-func petFields(s *openapi3.Schema) []string {
-	var out []string
-	var walk func(*openapi3.Schema)
-	walk = func(s *openapi3.Schema) {
-		out = append(out, properties(s)...)
-		for _, ref := range s.AllOf {
-			if ref.Value != nil {
-				walk(ref.Value)
-			}
-		}
-	}
-	walk(s)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func responseSchema(op *openapi3.Operation, status int) *openapi3.Schema {
-	r := op.Responses.Status(status)
-	if r == nil || r.Value == nil {
-		return nil
-	}
-	mt := r.Value.Content.Get("application/json")
-	if mt == nil || mt.Schema == nil {
-		return nil
-	}
-	return mt.Schema.Value
-}
-
 // expectObject decodes resp's body as one JSON object, recording a failure if it is not.
 func expectObject(c *Check, resp *httpexpect.Response) (map[string]any, bool) {
 	if code(resp) == 0 {
 		return nil, false
 	}
 	var m map[string]any
-	if err := decodeJSON([]byte(resp.Body().Raw()), &m); err != nil || m == nil {
+	if err := DecodeJSON([]byte(resp.Body().Raw()), &m); err != nil || m == nil {
 		c.Expectf("a JSON object", fmt.Sprintf("%.80s", resp.Body().Raw()), "the body is not a JSON object")
 		return nil, false
 	}
@@ -106,13 +74,13 @@ func expectList(c *Check, resp *httpexpect.Response) ([]map[string]any, bool) {
 		return nil, false
 	}
 	var list []map[string]any
-	if err := decodeJSON([]byte(resp.Body().Raw()), &list); err != nil {
+	if err := DecodeJSON([]byte(resp.Body().Raw()), &list); err != nil {
 		c.Expectf("a JSON array of Pets", fmt.Sprintf("%.80s", resp.Body().Raw()), "the listing is not an array of objects")
 		return nil, false
 	}
 	seen := map[string]bool{}
 	for _, p := range list {
-		id, _ := idOf(p)
+		id, _ := IDOf(p)
 		if seen[id] {
 			c.Expectf("distinct ids", "id "+id+" twice", "the listing holds the animal %s twice (section 2: the id is a unique identifier)", id)
 			return list, false
@@ -138,40 +106,34 @@ func compareFields(c *Check, fields []string, want, got map[string]any, what str
 	}
 }
 
-// Bounds of waiting for a target that shows what it stores only after a while, or asks
-// the client to come back later (429, 503).
+// Bounds of waiting for a target that shows what it stores only after a while.
 const (
-	visibleWithin  = 10 * time.Second
-	firstBackoff   = 250 * time.Millisecond
-	maxRetryAfter  = 5 * time.Second
-	retryBudget    = 30 * time.Second
-	defaultRetryIn = time.Second
+	VisibleWithin = 10 * time.Second
+	firstBackoff  = 250 * time.Millisecond
 )
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// eventually calls try until it says done, backing off, for at most visibleWithin of
+// Eventually calls try until it says done, backing off, for at most VisibleWithin of
 // waiting; it reports whether try succeeded.
-func eventually(ctx context.Context, wait func(context.Context, time.Duration) error, try func() bool) bool {
+func Eventually(ctx context.Context, wait func(context.Context, time.Duration) error, try func() bool) bool {
 	waited, d := time.Duration(0), firstBackoff
 	for {
 		if try() {
 			return true
 		}
-		if waited >= visibleWithin || wait(ctx, d) != nil {
+		if waited >= VisibleWithin || wait(ctx, d) != nil {
 			return false
 		}
 		waited += d
-		d = min(2*d, visibleWithin-waited+time.Millisecond)
+		d = min(2*d, VisibleWithin-waited+time.Millisecond)
 	}
+}
+
+// IDSet is the set of the ids of pets.
+func IDSet(pets []map[string]any) map[string]bool {
+	out := make(map[string]bool, len(pets))
+	for _, p := range pets {
+		id, _ := IDOf(p)
+		out[id] = true
+	}
+	return out
 }

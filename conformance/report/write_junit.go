@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"encoding/json"
@@ -111,7 +111,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 func junitTestCase(s *junitSuite, key string, res Result) junitCase {
 	tc := junitCase{Name: res.ID, Classname: "conformance." + key}
 	var details strings.Builder
-	writeDetails(&details, res)
+	WriteDetails(&details, res)
 	msg := &junitMessage{Message: res.Reason, Type: res.Severity.String(), Text: details.String()}
 	switch res.Status {
 	case Fail:

@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 func versioningRules(f *facts) []Rule {
-	segment := "/" + f.version
+	segment := "/" + f.Version
 	return []Rule{
 		{
 			ID: "versioning/base-url", Section: "9.2; 1", Severity: Must,
@@ -26,17 +26,17 @@ func versioningRules(f *facts) []Rule {
 			},
 		},
 		{
-			ID: "versioning/" + opGet + "-deprecated", Section: "9.3; 4.3", Severity: Must,
+			ID: "versioning/" + spec.OpGet + "-deprecated", Section: "9.3; 4.3", Severity: Must,
 			Title: "the spec marks getPet deprecated, with its removal date and replacement",
 			Check: func(c *Check) {
-				op := f.byID[opGet]
+				op := f.ByID[spec.OpGet]
 				if !op.Deprecated {
 					c.Expectf("deprecated: true", "deprecated: false", "the spec does not mark %s deprecated", op.ID)
 				}
 				if op.Sunset.IsZero() {
 					c.Expectf(spec.ExtSunset+": YYYY-MM-DD", "none", "the spec gives %s no removal date", op.ID)
 				}
-				if _, ok := f.byID[op.ReplacedBy]; !ok {
+				if _, ok := f.ByID[op.ReplacedBy]; !ok {
 					c.Expectf(spec.ExtReplacedBy+": an operationId", op.ReplacedBy, "the spec names no existing replacement for %s", op.ID)
 				}
 			},
@@ -45,7 +45,7 @@ func versioningRules(f *facts) []Rule {
 			ID: "versioning/stability-values", Section: "9.4", Severity: Must,
 			Title: fmt.Sprintf("a stability marking in the spec is one of %s", strings.Join(spec.StabilityValues, ", ")),
 			Check: func(c *Check) {
-				for _, op := range f.ops {
+				for _, op := range f.Ops {
 					if op.Stability != "" && !slices.Contains(spec.StabilityValues, op.Stability) {
 						c.Expectf(strings.Join(spec.StabilityValues, " or "), op.Stability,
 							"%s carries %s: %q", op.ID, spec.ExtStability, op.Stability)

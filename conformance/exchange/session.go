@@ -1,4 +1,4 @@
-package conformance
+package exchange
 
 import (
 	"bytes"
@@ -21,7 +21,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/internal/coverage"
+	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -29,15 +30,11 @@ import (
 const (
 	maxResponseBytes = 8 << 20  // a longer body fails the rule and is cut
 	maxKeptBody      = 64 << 10 // bodies in reports are cut here
-	maxExchanges     = 20       // per rule, in reports
+	MaxExchanges     = 20       // per rule, in reports
 )
 
-// KeyPlaceholder stands for the API key in every report and curl line; the key itself is
-// never written.
-const KeyPlaceholder = "$PETSTORE_API_KEY"
-
-// session is what every rule of a run shares: the HTTP client, the validator, the target.
-type session struct {
+// Session is what every rule of a run shares: the HTTP client, the validator, the target.
+type Session struct {
 	client    *http.Client
 	timeout   time.Duration
 	base      *url.URL // the target's base URL
@@ -55,14 +52,15 @@ type session struct {
 	wait func(context.Context, time.Duration) error
 }
 
-func (s *session) redact(str string) string { return s.red.text(str) }
+// Redact replaces every known form of the key in str.
+func (s *Session) Redact(str string) string { return s.red.text(str) }
 
-// recorder collects one rule's failures and exchanges.
-type recorder struct {
+// Recorder collects one rule's failures and exchanges. It is safe for concurrent use.
+type Recorder struct {
 	mu        sync.Mutex
 	redact    func(string) string
-	failures  []Failure
-	exchanges []Exchange
+	failures  []report.Failure
+	exchanges []report.Exchange
 	// noAnswer is why the latest request got no response (refused, reset, timed out): the
 	// rule is then inconclusive, not failed.
 	noAnswer string
@@ -70,43 +68,56 @@ type recorder struct {
 	tag *caseTag
 }
 
-func (r *recorder) setCase(t *caseTag) {
+// caseTag is what a failure recorded during a generated case carries.
+type caseTag struct{ words, section, verdict, reason string }
+
+// NewRecorder returns a recorder whose texts pass through redact.
+func NewRecorder(redact func(string) string) *Recorder { return &Recorder{redact: redact} }
+
+// Scratch returns an empty recorder that redacts as r does: shrinking tries candidates
+// without reporting them.
+func (r *Recorder) Scratch() *Recorder { return NewRecorder(r.redact) }
+
+// SetCase makes the failures recorded from now on carry a generated case's words, section,
+// verdict and reasoning; empty words end the case.
+func (r *Recorder) SetCase(words, section, verdict, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.tag = t
+	r.tag = nil
+	if words != "" {
+		r.tag = &caseTag{words, section, verdict, reason}
+	}
 }
 
-// answered reports whether every request so far got an answer.
-func (r *recorder) answered() bool {
+// Answered reports whether every request so far got an answer.
+func (r *Recorder) Answered() bool { return r.NoAnswer() == "" }
+
+// NoAnswer is why the latest request got no response, or "".
+func (r *Recorder) NoAnswer() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.noAnswer == ""
+	return r.noAnswer
 }
 
-// failAt records f against the exchange with index i (a failure judged later than its
+// FailAt records f against the exchange with index i (a failure judged later than its
 // exchange).
-func (r *recorder) failAt(f Failure, i int) {
-	r.fail(f)
+func (r *Recorder) FailAt(f report.Failure, i int) {
+	r.Fail(f)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.failures[len(r.failures)-1].Exchange = i
 }
 
-func (r *recorder) exchangeCount() int {
+// ExchangeCount is the number of exchanges recorded so far.
+func (r *Recorder) ExchangeCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.exchanges)
 }
 
-func (r *recorder) failureCount() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.failures)
-}
-
-// fail records f against the latest exchange, which is the one an assertion concerns:
+// Fail records f against the latest exchange, which is the one an assertion concerns:
 // checks are sequential.
-func (r *recorder) fail(f Failure) {
+func (r *Recorder) Fail(f report.Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f.Message, f.Expected, f.Actual = r.redact(f.Message), r.redact(f.Expected), r.redact(f.Actual)
@@ -117,24 +128,32 @@ func (r *recorder) fail(f Failure) {
 	r.failures = append(r.failures, f)
 }
 
-func (r *recorder) add(ex Exchange) {
+func (r *Recorder) add(ex report.Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.exchanges = append(r.exchanges, ex)
 }
 
-func (r *recorder) failed() bool {
+// Failed reports whether a failure was recorded.
+func (r *Recorder) Failed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.failures) > 0
 }
 
-// do sends req for a rule: with a per-request timeout, a capped body, the exchange recorded
+// Results returns what was recorded.
+func (r *Recorder) Results() ([]report.Failure, []report.Exchange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failures, r.exchanges
+}
+
+// Do sends req for a rule: with a per-request timeout, a capped body, the exchange recorded
 // and the response validated against the spec. open relaxes validation for probes of what
 // the document leaves open.
-func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Response, error) {
-	s.withBaseQuery(req.URL)
-	s.addHeaders(req.Header)
+func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Response, error) {
+	s.WithBaseQuery(req.URL)
+	s.AddHeaders(req.Header)
 	var reqBody []byte
 	if req.Body != nil {
 		var err error
@@ -154,9 +173,9 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 		}
 	}
 	ex := s.exchange(req, reqBody)
-	resp, body, truncated, err := s.send(req)
+	resp, body, truncated, err := s.Send(req)
 	if err != nil {
-		ex.Error = s.redact(err.Error())
+		ex.Error = s.Redact(err.Error())
 		rec.add(ex)
 		rec.mu.Lock()
 		rec.noAnswer = "no answer from the target: " + ex.Error
@@ -176,14 +195,14 @@ func (s *session) do(rec *recorder, open bool, req *http.Request) (*http.Respons
 	}
 	rec.add(ex)
 	for _, f := range s.validate(req, resp.StatusCode, resp.Header, body, open) {
-		rec.fail(f)
+		rec.Fail(f)
 	}
 	return resp, nil
 }
 
-// withBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so
+// WithBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so
 // that every request carries it.
-func (s *session) withBaseQuery(u *url.URL) {
+func (s *Session) WithBaseQuery(u *url.URL) {
 	q := s.base.RawQuery
 	switch {
 	case q == "" || u.RawQuery == q || strings.HasPrefix(u.RawQuery, q+"&"):
@@ -194,8 +213,8 @@ func (s *session) withBaseQuery(u *url.URL) {
 	}
 }
 
-// addHeaders adds Options.Headers that the request does not set itself.
-func (s *session) addHeaders(h http.Header) {
+// AddHeaders adds Options.Headers that the request does not set itself.
+func (s *Session) AddHeaders(h http.Header) {
 	for k, vs := range s.headers {
 		if h.Get(k) == "" {
 			h[k] = append([]string(nil), vs...)
@@ -203,14 +222,14 @@ func (s *session) addHeaders(h http.Header) {
 	}
 }
 
-// errRateLimited is send's error when the target keeps answering 429 or 503: the document
+// ErrRateLimited is send's error when the target keeps answering 429 or 503: the document
 // shows no rate limits, so this is inconclusive, never a failure.
-var errRateLimited = errors.New("rate limited")
+var ErrRateLimited = errors.New("rate limited")
 
-// send performs req, coming back as a 429 or 503 asks (Retry-After in seconds or as an HTTP
+// Send performs req, coming back as a 429 or 503 asks (Retry-After in seconds or as an HTTP
 // date, 1 s without one; at most 5 s each and 30 s in all), and reads the body up to the
 // cap; the returned response's body is the bytes read, so httpexpect can read it again.
-func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) {
+func (s *Session) Send(req *http.Request) (*http.Response, []byte, bool, error) {
 	var waited time.Duration
 	for {
 		resp, body, truncated, err := s.sendOnce(req)
@@ -219,7 +238,7 @@ func (s *session) send(req *http.Request) (*http.Response, []byte, bool, error) 
 		}
 		d := retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		if waited+d > retryBudget {
-			return nil, nil, false, fmt.Errorf("%w: %s %s still answered %d after %s of retries", errRateLimited,
+			return nil, nil, false, fmt.Errorf("%w: %s %s still answered %d after %s of retries", ErrRateLimited,
 				req.Method, req.URL.Path, resp.StatusCode, waited)
 		}
 		if err := s.wait(req.Context(), d); err != nil {
@@ -248,7 +267,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 	return min(d, maxRetryAfter)
 }
 
-func (s *session) sendOnce(req *http.Request) (*http.Response, []byte, bool, error) {
+func (s *Session) sendOnce(req *http.Request) (*http.Response, []byte, bool, error) {
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
@@ -276,12 +295,12 @@ func (s *session) sendOnce(req *http.Request) (*http.Response, []byte, bool, err
 
 // validate checks a response against the spec, and every error response against
 // section 7 (its status field repeats the HTTP status).
-func (s *session) validate(req *http.Request, status int, header http.Header, body []byte, open bool) []Failure {
+func (s *Session) validate(req *http.Request, status int, header http.Header, body []byte, open bool) []report.Failure {
 	vreq := s.specRequest(req)
-	var out []Failure
-	if !utf8.Valid(body) && isJSON(header) {
+	var out []report.Failure
+	if !utf8.Valid(body) && spec.IsJSON(header) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD and pass the body.
-		out = append(out, Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
+		out = append(out, report.Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
 			Location: "body", Expected: "UTF-8", Actual: "invalid byte sequence"})
 	}
 	if status >= 400 {
@@ -304,7 +323,7 @@ func (s *session) validate(req *http.Request, status int, header http.Header, bo
 		}
 	}
 	for _, v := range s.validator.ValidateResponse(vreq, status, header, body) {
-		out = append(out, Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
+		out = append(out, report.Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
 	}
 	return out
 }
@@ -313,15 +332,15 @@ const errorPointer = "#/components/schemas/Error"
 
 // validateErrorBody checks an undocumented 4xx (allowed where the document is silent)
 // against the Error record.
-func (s *session) validateErrorBody(header http.Header, body []byte) []Failure {
+func (s *Session) validateErrorBody(header http.Header, body []byte) []report.Failure {
 	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return []Failure{{Message: fmt.Sprintf("error response has media type %q, not application/json (section 7)", header.Get("Content-Type")),
+		return []report.Failure{{Message: fmt.Sprintf("error response has media type %q, not application/json (section 7)", header.Get("Content-Type")),
 			Location: "header Content-Type", Expected: "application/json", Actual: header.Get("Content-Type")}}
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return []Failure{{Message: "error response body is not JSON: " + err.Error(), Pointer: errorPointer, Location: "body"}}
+		return []report.Failure{{Message: "error response body is not JSON: " + err.Error(), Pointer: errorPointer, Location: "body"}}
 	}
 	if err := s.errSchema.Value.VisitJSON(v); err != nil {
 		var se *openapi3.SchemaError
@@ -335,12 +354,12 @@ func (s *session) validateErrorBody(header http.Header, body []byte) []Failure {
 				loc += "/" + strings.Join(p, "/")
 			}
 		}
-		return []Failure{{Message: "error response is not an Error record: " + msg, Pointer: ptr, Location: loc}}
+		return []report.Failure{{Message: "error response is not an Error record: " + msg, Pointer: ptr, Location: loc}}
 	}
 	return nil
 }
 
-func errorStatusField(status int, body []byte) []Failure {
+func errorStatusField(status int, body []byte) []report.Failure {
 	var e struct {
 		Status *json.Number `json:"status"`
 	}
@@ -348,7 +367,7 @@ func errorStatusField(status int, body []byte) []Failure {
 		return nil // not an Error record: the schema validation says so
 	}
 	if e.Status.String() != fmt.Sprint(status) {
-		return []Failure{{
+		return []report.Failure{{
 			Message:  fmt.Sprintf("the Error record's status is %s but the HTTP status is %d (section 7)", e.Status, status),
 			Expected: fmt.Sprint(status), Actual: e.Status.String(),
 			Pointer: errorPointer + "/properties/status", Location: "body/status",
@@ -357,29 +376,29 @@ func errorStatusField(status int, body []byte) []Failure {
 	return nil
 }
 
-func (s *session) exchange(req *http.Request, body []byte) Exchange {
-	return Exchange{
-		Request: ExchangeRequest{
+func (s *Session) exchange(req *http.Request, body []byte) report.Exchange {
+	return report.Exchange{
+		Request: report.ExchangeRequest{
 			Method: req.Method,
 			URL:    s.red.url(req.URL),
 			Header: s.red.header(req.Header),
-			Body:   s.redact(string(body)),
+			Body:   s.Redact(string(body)),
 		},
 		Curl: s.curl(req, body),
 	}
 }
 
-func (s *session) response(resp *http.Response, body []byte) *ExchangeResponse {
-	out := &ExchangeResponse{Status: resp.StatusCode, Header: s.red.header(resp.Header)}
+func (s *Session) response(resp *http.Response, body []byte) *report.ExchangeResponse {
+	out := &report.ExchangeResponse{Status: resp.StatusCode, Header: s.red.header(resp.Header)}
 	if len(body) > maxKeptBody {
 		body, out.Truncated = body[:maxKeptBody], true
 	}
-	out.Body = s.redact(string(body))
+	out.Body = s.Redact(string(body))
 	return out
 }
 
 // curl writes a command that repeats req; the key comes from the environment.
-func (s *session) curl(req *http.Request, body []byte) string {
+func (s *Session) curl(req *http.Request, body []byte) string {
 	var b strings.Builder
 	b.WriteString("curl -sS -i")
 	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
@@ -396,12 +415,12 @@ func (s *session) curl(req *http.Request, body []byte) string {
 				b.WriteString(" -H " + s.red.authCurl(v))
 				continue
 			}
-			b.WriteString(" -H " + shellQuote(k+": "+s.redact(v)))
+			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
 		}
 	}
 	switch {
 	case len(body) > 0:
-		b.WriteString(" --data-binary " + shellQuote(s.redact(string(body))))
+		b.WriteString(" --data-binary " + shellQuote(s.Redact(string(body))))
 	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
 		// What Go sends for an empty body of these methods; curl sends none without it.
 		b.WriteString(" -H 'Content-Length: 0'")
@@ -413,19 +432,20 @@ func (s *session) curl(req *http.Request, body []byte) string {
 // shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
 // double-quoted so that the shell expands it; everything else is single-quoted.
 func shellQuote(str string) string {
-	if !strings.Contains(str, KeyPlaceholder) {
+	if !strings.Contains(str, report.KeyPlaceholder) {
 		return "'" + strings.ReplaceAll(str, "'", `'\''`) + "'"
 	}
-	parts := strings.Split(str, KeyPlaceholder)
+	parts := strings.Split(str, report.KeyPlaceholder)
 	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
 	for i, p := range parts {
 		parts[i] = esc.Replace(p)
 	}
-	return `"` + strings.Join(parts, KeyPlaceholder) + `"`
+	return `"` + strings.Join(parts, report.KeyPlaceholder) + `"`
 }
 
-// isJSON reports whether the response says its body is JSON (application/json or +json).
-func isJSON(h http.Header) bool {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+// FailureCount is the number of failures recorded so far.
+func (r *Recorder) FailureCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.failures)
 }

@@ -1,6 +1,10 @@
-package conformance
+// Package report is the result model of a conformance run (Report, Result, Failure, Exchange,
+// Status, Severity, Coverage) and every writer of it: text, JSON, JUnit, HTML and Markdown.
+// It depends on nothing but the standard library, so that a writer reads only the model.
+package report
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -30,6 +34,17 @@ const (
 	Conforming    = "conforming"
 	NotConforming = "not conforming"
 )
+
+// NotRun is the verdict of a run that could not be made (exit 2): the report has no results,
+// and its one gate failure, "run", says why.
+const NotRun = "could not be made"
+
+// KeyPlaceholder stands for the API key in every report and curl line; the key itself is
+// never written.
+const KeyPlaceholder = "$PETSTORE_API_KEY"
+
+// StatusText is an HTTP status with its text, "404 Not Found".
+func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }
 
 // Report is the outcome of one run. Its JSON form (field names below) is stable.
 type Report struct {
@@ -177,7 +192,8 @@ func (r *Report) Conforming() bool {
 	return r.Counts.Fail == 0 && r.Counts.Error == 0 && len(r.GateFailures) == 0
 }
 
-func (r *Report) tally() {
+// Tally counts the results, groups the failures into causes and sets the verdict.
+func (r *Report) Tally() {
 	r.Causes = causes(r.Results)
 	r.Counts = Counts{}
 	for _, res := range r.Results {

@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/spec"
 )
 
 // badBody is a createPet body that must get 400 with an Error record.
@@ -31,8 +32,8 @@ func badBodies(f *facts) []badBody {
 		b, _ := json.Marshal(m)
 		return b
 	}
-	for _, name := range properties(f.newPet) {
-		if !required(f.newPet, name) {
+	for _, name := range properties(f.NewPet) {
+		if !required(f.NewPet, name) {
 			continue
 		}
 		m := copyMap(valid)
@@ -40,8 +41,8 @@ func badBodies(f *facts) []badBody {
 		b, _ := json.Marshal(m)
 		out = append(out, badBody{"missing-" + name, "a body without the required " + name, b})
 	}
-	for _, name := range properties(f.newPet) {
-		s := f.newPet.Properties[name].Value
+	for _, name := range properties(f.NewPet) {
+		s := f.NewPet.Properties[name].Value
 		switch {
 		case s.Type.Is(openapi3.TypeString):
 			out = append(out, badBody{name + "-not-string", "a body whose " + name + " is a number, not a string", with(name, "42")})
@@ -67,21 +68,21 @@ func badBodies(f *facts) []badBody {
 
 func createRules(f *facts) []Rule {
 	rule := func(slug, section string, title string, check func(*Check)) Rule {
-		return Rule{ID: opCreate + "/" + slug, Section: section, Severity: Must, Title: title, Op: opCreate,
+		return Rule{ID: spec.OpCreate + "/" + slug, Section: section, Severity: Must, Title: title, Op: spec.OpCreate,
 			Creates: true, Expects: http.StatusCreated, Check: check}
 	}
 	rules := []Rule{
 		rule("valid", "4.2; 2", fmt.Sprintf("a valid NewPet (status %s, a categoryId other than the example) gets 201 and a Pet with a new id and the name, categoryId and status sent", f.lastStatus()),
 			func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) }),
 	}
-	for _, name := range properties(f.newPet) {
-		if required(f.newPet, name) {
+	for _, name := range properties(f.NewPet) {
+		if required(f.NewPet, name) {
 			continue
 		}
 		rules = append(rules, rule(name+"-optional", "4.2; 2",
 			fmt.Sprintf("a NewPet without the optional %s gets 201 and a Pet", name),
 			func(c *Check) {
-				body := f.petBody(c.Fixture, f.statuses[0])
+				body := f.petBody(c.Fixture, f.Statuses[0])
 				delete(body, name)
 				createAndCompare(c, f, body)
 			}))
@@ -100,13 +101,13 @@ func createRules(f *facts) []Rule {
 	}
 	return append(rules, rule("ids-unique", "4.2; 2", "ids assigned by consecutive creates are unique and new",
 		func(c *Check) {
-			seen := idSet(c.Fixture.Pets)
+			seen := IDSet(c.Fixture.Pets)
 			for i := 0; i < 2 && !c.Failed(); i++ {
-				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.statuses[0]))
+				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.Statuses[0]))
 				if pet == nil {
 					return
 				}
-				id, _ := idOf(pet)
+				id, _ := IDOf(pet)
 				if seen[id] {
 					c.Expectf("a new id", id, "the id %s was assigned before", id)
 				}
@@ -151,12 +152,12 @@ func createAndCompare(c *Check, f *facts, body map[string]any) map[string]any {
 	if !ok {
 		return nil
 	}
-	compareFields(c, f.petFields, body, pet, "the created Pet")
-	id, isInt := idOf(pet)
+	compareFields(c, f.PetFields, body, pet, "the created Pet")
+	id, isInt := IDOf(pet)
 	switch {
 	case !isInt:
 		c.Expectf("an integer id", id, "the created Pet has no integer id")
-	case !c.Failed() && idSet(c.Fixture.Pets)[id]:
+	case !c.Failed() && IDSet(c.Fixture.Pets)[id]:
 		c.Expectf("a new id", id, "the created animal got the id %s of an animal listed before", id)
 	}
 	return pet
@@ -171,7 +172,7 @@ func isMadeUp(v, example any) bool {
 // none). A 404 is retried for a while: a store may show what it stored only after a while.
 func getPet(c *Check, id string, retry404 bool) map[string]any {
 	var resp *httpexpect.Response
-	eventually(c.Ctx, c.wait, func() bool {
+	Eventually(c.Ctx, c.wait, func() bool {
 		resp = c.Auth.GET("/pets/" + url.PathEscape(id)).Expect()
 		return !retry404 || code(resp) != http.StatusNotFound
 	})

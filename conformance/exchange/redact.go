@@ -1,4 +1,4 @@
-package conformance
+package exchange
 
 import (
 	"encoding/base64"
@@ -6,7 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"unicode"
+
+	"github.com/petstore/petstore/conformance/report"
 )
 
 // Redaction. The key reaches a report in three ways: in the Authorization header the harness
@@ -24,96 +25,28 @@ const minRedactLen = 6
 // describe.
 const redactedAuth = "<redacted>"
 
-// credential is an Authorization value derived from the key: how it is built, how reports
-// show it and how a curl line rebuilds it from $PETSTORE_API_KEY (inside double quotes).
-type credential struct {
-	value func(key string) string
-	shown string
-	curl  func(key string) string
-}
-
-func fixedCurl(s string) func(string) string { return func(string) string { return s } }
-
-// The credentials the harness sends. Each near-key form differs from the key in one way a
-// sloppy comparison ignores (a prefix match, a case-insensitive one).
-var (
-	credBearer = credential{func(k string) string { return "Bearer " + k },
-		"Bearer " + KeyPlaceholder, fixedCurl("Bearer " + KeyPlaceholder)}
-	credBearerLower = credential{func(k string) string { return "bearer " + k },
-		"bearer " + KeyPlaceholder, fixedCurl("bearer " + KeyPlaceholder)}
-	credBearerUpper = credential{func(k string) string { return "BEARER " + k },
-		"BEARER " + KeyPlaceholder, fixedCurl("BEARER " + KeyPlaceholder)}
-	credToken = credential{func(k string) string { return "Token " + k },
-		"Token " + KeyPlaceholder, fixedCurl("Token " + KeyPlaceholder)}
-	credBasic = credential{func(k string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(k+":")) },
-		"Basic <base64 of " + KeyPlaceholder + ":>", fixedCurl(`Basic $(printf '%s:' "` + KeyPlaceholder + `" | base64)`)}
-	credAppended = credential{func(k string) string { return "Bearer " + k + "x" },
-		"Bearer <" + KeyPlaceholder + " followed by x>", fixedCurl("Bearer ${PETSTORE_API_KEY}x")}
-	credLastChanged = credential{func(k string) string { return "Bearer " + lastChanged(k) },
-		"Bearer <" + KeyPlaceholder + " with its last character changed>",
-		func(k string) string { return "Bearer ${PETSTORE_API_KEY%?}" + lastChanged(k)[len(k)-1:] }}
-	credCaseFlipped = credential{func(k string) string { return "Bearer " + flipCase(k) },
-		"Bearer <" + KeyPlaceholder + " with its case flipped>",
-		fixedCurl(`Bearer $(printf %s "` + KeyPlaceholder + `" | tr a-zA-Z A-Za-z)`)}
-)
-
-// Forms the generated auth cases send.
-var (
-	credJunkAfter = credential{func(k string) string { return "Bearer " + k + " junk" },
-		"Bearer " + KeyPlaceholder + " junk", fixedCurl("Bearer " + KeyPlaceholder + " junk")}
-	credDoubleSpace = credential{func(k string) string { return "Bearer  " + k },
-		"Bearer  " + KeyPlaceholder, fixedCurl("Bearer  " + KeyPlaceholder)}
-	credQuoted = credential{func(k string) string { return `Bearer "` + k + `"` },
-		`Bearer "` + KeyPlaceholder + `"`, fixedCurl(`Bearer \"` + KeyPlaceholder + `\"`)}
-)
-
-var credentials = []credential{credBearer, credBearerLower, credBearerUpper, credToken, credBasic, credJunkAfter, credDoubleSpace, credQuoted,
-	credAppended, credLastChanged, credCaseFlipped}
-
-// lastChanged is key with its last byte replaced by another letter.
-func lastChanged(key string) string {
-	if key == "" {
-		return "x"
-	}
-	c := byte('x')
-	if key[len(key)-1] == 'x' {
-		c = 'y'
-	}
-	return key[:len(key)-1] + string(c)
-}
-
-// flipCase swaps upper and lower case letters.
-func flipCase(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsUpper(r) {
-			return unicode.ToLower(r)
-		}
-		return unicode.ToUpper(r)
-	}, s)
-}
-
 // redactor replaces the key in what reports keep.
 type redactor struct {
 	key      string
 	replacer *strings.Replacer // nil when the key is too short to replace in texts
-	auth     map[string]credential
+	auth     map[string]report.Credential
 }
 
 func newRedactor(key string) *redactor {
-	r := &redactor{key: key, auth: map[string]credential{}}
+	r := &redactor{key: key, auth: map[string]report.Credential{}}
 	if key == "" {
 		return r
 	}
-	for _, c := range credentials {
-		if _, ok := r.auth[c.value(key)]; !ok { // a key without letters flips to itself
-			r.auth[c.value(key)] = c
+	for _, c := range report.Credentials {
+		if _, ok := r.auth[c.Value(key)]; !ok { // a key without letters flips to itself
+			r.auth[c.Value(key)] = c
 		}
 	}
 	if len(key) < minRedactLen {
 		return r
 	}
 	// Longest first, so that base64 of key+":" wins over the key's own base64 prefix.
-	forms := map[string]string{key: KeyPlaceholder, url.QueryEscape(key): KeyPlaceholder, url.PathEscape(key): KeyPlaceholder}
+	forms := map[string]string{key: report.KeyPlaceholder, url.QueryEscape(key): report.KeyPlaceholder, url.PathEscape(key): report.KeyPlaceholder}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		forms[enc.EncodeToString([]byte(key))] = "<base64 of the API key>"
 		forms[enc.EncodeToString([]byte(key+":"))] = "<base64 of the API key:>"
@@ -144,7 +77,7 @@ func (r *redactor) text(s string) string {
 // authValue is how a report shows an Authorization value the harness sent.
 func (r *redactor) authValue(v string) string {
 	if c, ok := r.auth[v]; ok {
-		return c.shown
+		return c.Shown
 	}
 	if r.holdsKey(v) {
 		return redactedAuth
@@ -155,7 +88,7 @@ func (r *redactor) authValue(v string) string {
 // authCurl is the Authorization header as a double-quoted shell word of a curl line.
 func (r *redactor) authCurl(v string) string {
 	if c, ok := r.auth[v]; ok {
-		return `"Authorization: ` + c.curl(r.key) + `"`
+		return `"Authorization: ` + c.Curl(r.key) + `"`
 	}
 	if r.holdsKey(v) {
 		return shellQuote("Authorization: " + redactedAuth)

@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"encoding/json"
@@ -19,87 +19,28 @@ const NamePrefix = "conformance-"
 // Sections are the rule ID prefixes that are not operationIds.
 var Sections = []string{"auth", "errors", "versioning"}
 
-// facts are the values of the spec that rules are generated from, read once per catalogue.
-type facts struct {
-	doc      *openapi3.T
-	ops      []spec.Operation
-	byID     map[string]spec.Operation
-	limit    spec.IntBounds
-	statuses []string
-	version  string
-	newPet   *openapi3.Schema
-	// petFields are the documented fields of a Pet as getPet returns it.
-	petFields []string
-}
-
-// The interface document names these operations; the catalogue is about them.
-const (
-	opList   = "listPets"
-	opCreate = "createPet"
-	opGet    = "getPet"
-)
-
-func readFacts(doc *openapi3.T) (*facts, error) {
-	f := &facts{doc: doc, byID: map[string]spec.Operation{}}
-	var err error
-	if f.ops, err = spec.Operations(doc); err != nil {
-		return nil, err
-	}
-	for _, o := range f.ops {
-		f.byID[o.ID] = o
-	}
-	for _, id := range []string{opList, opCreate, opGet} {
-		if _, ok := f.byID[id]; !ok {
-			return nil, fmt.Errorf("conformance: the spec has no operation %q", id)
-		}
-	}
-	if f.limit, err = spec.QueryInt(doc, opList, "limit"); err != nil {
-		return nil, err
-	}
-	if !f.limit.HasMin || !f.limit.HasMax || !f.limit.HasDefault {
-		return nil, fmt.Errorf("conformance: %s limit needs a minimum, a maximum and a default", opList)
-	}
-	if f.statuses, err = spec.StatusValues(doc); err != nil {
-		return nil, err
-	}
-	if f.version, err = spec.VersionSegment(doc); err != nil {
-		return nil, err
-	}
-	if f.newPet, err = bodySchema(f.byID[opCreate]); err != nil {
-		return nil, err
-	}
-	if pet := responseSchema(f.byID[opGet].Op, 200); pet != nil {
-		f.petFields = petFields(pet)
-	} else {
-		f.petFields = properties(f.newPet)
-	}
-	return f, nil
-}
+// facts are the description's facts (spec.Facts) with what the rules build from them.
+type facts struct{ *spec.Facts }
 
 // All returns the catalogue for doc: every rule, in report order. Rules that differ only in
 // data (auth per operation, limits per bound, filters per status value) are generated here.
-func All(doc *openapi3.T) ([]Rule, error) {
-	f, err := readFacts(doc)
-	if err != nil {
-		return nil, err
-	}
+func All(sf *spec.Facts) []Rule {
+	f := &facts{sf}
 	var rules []Rule
 	for _, part := range []func(*facts) []Rule{authRules, errorRules, listRules, createRules, getRules, versioningRules, caseRules} {
 		rules = append(rules, part(f)...)
 	}
-	return rules, nil
+	return rules
 }
 
-func bodySchema(op spec.Operation) (*openapi3.Schema, error) {
-	rb := op.Op.RequestBody
-	if rb == nil || rb.Value == nil {
-		return nil, fmt.Errorf("conformance: %s has no request body", op.ID)
-	}
-	mt := rb.Value.Content.Get("application/json")
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-		return nil, fmt.Errorf("conformance: %s has no application/json body schema", op.ID)
-	}
-	return mt.Schema.Value, nil
+// Fuzz returns the rules of n random combinations of generated variants per operation
+// (--fuzz).
+func Fuzz(sf *spec.Facts, n int) []Rule { return fuzzRules(&facts{sf}, n) }
+
+// PetBody is a valid createPet body with the given status, its categoryId borrowed from an
+// animal of fx the harness did not create (see petBody): what preparation creates.
+func PetBody(sf *spec.Facts, fx *Fixture, status string) map[string]any {
+	return (&facts{sf}).petBody(fx, status)
 }
 
 // properties and required read the NewPet schema (spec.PropertyNames, spec.IsRequired).
@@ -109,8 +50,8 @@ var properties, required = spec.PropertyNames, spec.IsRequired
 // short unique name for strings, the example or 1 for integers, the first value of an enum).
 func (f *facts) validNewPet() map[string]any {
 	body := map[string]any{}
-	for _, name := range properties(f.newPet) {
-		if v, ok := validValue(f.newPet.Properties[name].Value); ok {
+	for _, name := range properties(f.NewPet) {
+		if v, ok := validValue(f.NewPet.Properties[name].Value); ok {
 			body[name] = v
 		}
 	}
@@ -171,7 +112,7 @@ func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
 
 // lastStatus is the last value of the status enumeration: createPet sends it, so that a
 // service that stores the first value whatever it is sent is found out.
-func (f *facts) lastStatus() string { return f.statuses[len(f.statuses)-1] }
+func (f *facts) lastStatus() string { return f.Statuses[len(f.Statuses)-1] }
 
 // exampleRequest builds a request for op that is valid but for what the caller changes:
 // path parameters and the JSON body come from the spec's examples.

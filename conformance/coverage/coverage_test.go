@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/internal/coverage"
+	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/spec"
 )
 

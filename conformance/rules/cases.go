@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -44,7 +45,7 @@ func caseRules(f *facts) []Rule {
 	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return NamePrefix }})
 	var rules []Rule
 	for _, fam := range caseFamilies {
-		for _, op := range f.ops {
+		for _, op := range f.Ops {
 			if len(g.Mutations(op, fam.family)) == 0 {
 				continue
 			}
@@ -59,7 +60,7 @@ func caseRules(f *facts) []Rule {
 		ID: "errors/cases-routes", Section: "7; 4", Severity: Must,
 		Title: "a path no operation has, a trailing slash, or a method the spec does not give a path: never a 5xx, and a 4xx carries an Error record",
 		Check: func(c *Check) {
-			for _, k := range newGenerator(c, f, "errors/cases-routes").Routes(f.ops) {
+			for _, k := range newGenerator(c, f, "errors/cases-routes").Routes(f.Ops) {
 				if !runCase(c, f, k, false) {
 					return
 				}
@@ -71,8 +72,8 @@ func caseRules(f *facts) []Rule {
 // fuzzRules are the random combinations, one rule per operation, when the run asks for them.
 func fuzzRules(f *facts, n int) []Rule {
 	var rules []Rule
-	per, extra := n/len(f.ops), n%len(f.ops)
-	for i, op := range f.ops {
+	per, extra := n/len(f.Ops), n%len(f.Ops)
+	for i, op := range f.Ops {
 		k := per
 		if i < extra {
 			k++
@@ -83,7 +84,7 @@ func fuzzRules(f *facts, n int) []Rule {
 		rules = append(rules, Rule{
 			ID: op.ID + "/cases-fuzz", Section: "4; 5; 7", Severity: Must, Op: op.ID,
 			Title: fmt.Sprintf("%s: %d random combinations of variants (--fuzz, --seed) get the answer the document gives them; a failing one is shrunk", op.ID, k),
-			Needs: Needs{Animals: int(f.limit.Default) + 1},
+			Needs: Needs{Animals: int(f.Limit.Default) + 1},
 			Check: func(c *Check) {
 				g := newGenerator(c, f, op.ID+"/cases-fuzz")
 				rng := rand.New(rand.NewPCG(c.cases.seed, hash("fuzz/"+op.ID)))
@@ -104,7 +105,7 @@ func fuzzRules(f *facts, n int) []Rule {
 func caseNeeds(f *facts, op spec.Operation, family string) Needs {
 	switch {
 	case family == cases.FamilyQuery:
-		return Needs{Animals: int(f.limit.Default) + 1, PerStatus: 1}
+		return Needs{Animals: int(f.Limit.Default) + 1, PerStatus: 1}
 	case strings.Contains(op.Path, "{"):
 		return Needs{Animals: 1}
 	}
@@ -119,7 +120,7 @@ func runFamily(c *Check, f *facts, op spec.Operation, family string) {
 			return
 		}
 		if k.RangeProbe {
-			probes = append(probes, probe{k, c.cases.lastStatus, c.rec.exchangeCount() - 1})
+			probes = append(probes, probe{k, c.cases.lastStatus, c.rec.ExchangeCount() - 1})
 		}
 	}
 	judgeRange(c, probes)
@@ -154,12 +155,12 @@ func judgeRange(c *Check, probes []probe) {
 		if p.status/100 != 4 || v == nil || taken == nil || v.Cmp(taken) <= 0 {
 			continue
 		}
-		c.rec.setCase(&caseTag{words: p.k.Words, section: "2 (categoryId: integer, int64); 4.2", verdict: cases.Accept.String(),
-			reason: fmt.Sprintf("the service took the made-up %s, far beyond any table of records, so refusing a larger valid int64 is a range of its own, not an unknown record", taken.RatString())})
-		c.rec.failAt(Failure{Message: "a valid int64 is refused while a smaller made-up value of at least 2^31 was accepted",
-			Expected: statusText(successStatus(c.cases.create)), Actual: "a 4xx"}, p.exchange)
+		c.rec.SetCase(p.k.Words, "2 (categoryId: integer, int64); 4.2", cases.Accept.String(),
+			fmt.Sprintf("the service took the made-up %s, far beyond any table of records, so refusing a larger valid int64 is a range of its own, not an unknown record", taken.RatString()))
+		c.rec.FailAt(report.Failure{Message: "a valid int64 is refused while a smaller made-up value of at least 2^31 was accepted",
+			Expected: report.StatusText(successStatus(c.cases.create)), Actual: "a 4xx"}, p.exchange)
 	}
-	c.rec.setCase(nil)
+	c.rec.SetCase("", "", "", "")
 }
 
 // probeValue is the magnitude of the single integer a range probe sends, and its sign.
@@ -209,9 +210,9 @@ func newGenerator(c *Check, f *facts, stream string) *cases.Generator {
 	}
 	seen := map[string]bool{}
 	if c.Fixture != nil {
-		seen = idSet(c.Fixture.Pets)
+		seen = IDSet(c.Fixture.Pets)
 		if len(c.Fixture.Pets) > 0 {
-			base.KnownID, _ = idOf(c.Fixture.Pets[0])
+			base.KnownID, _ = IDOf(c.Fixture.Pets[0])
 		}
 	}
 	for _, id := range []string{"9223372036854775807", "0", "-1", "9007199254740993"} {
@@ -253,14 +254,11 @@ func runCase(c *Check, f *facts, k cases.Case, shrink bool) bool {
 		}
 	}
 	c.cases.ran++
-	c.rec.setCase(&caseTag{words: k.Words, section: k.Section, verdict: k.Verdict.String(), reason: k.Reason})
-	defer c.rec.setCase(nil)
+	c.rec.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
+	defer c.rec.SetCase("", "", "", "")
 	judgeCase(c, f, k)
-	return c.rec.answered()
+	return c.rec.Answered()
 }
-
-// caseTag is what a failure recorded during a case carries.
-type caseTag struct{ words, section, verdict, reason string }
 
 // caseState is what a run's case families share: the seed, the creation budget, and the
 // counts for the rule's result.
@@ -300,7 +298,7 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 		c.Failf("the case cannot be sent: %v", err)
 		return
 	}
-	before := c.rec.failureCount()
+	before := c.rec.FailureCount()
 	c.cases.lastStatus = 0
 	resp, err := c.sendRaw(req, k.Verdict != cases.Accept)
 	if err != nil {
@@ -309,19 +307,19 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 	body := readAll(resp)
 	got := resp.StatusCode
 	c.cases.lastStatus = got
-	spoke := c.rec.failureCount() > before // the spec validation already said what is wrong
-	success := successStatus(f.byID[k.Op])
+	spoke := c.rec.FailureCount() > before // the spec validation already said what is wrong
+	success := successStatus(f.ByID[k.Op])
 	switch {
 	case got >= 500:
-		c.Expectf(expectedFor(k, success), statusText(got), "a request must never get a 5xx")
+		c.Expectf(expectedFor(k, success), report.StatusText(got), "a request must never get a 5xx")
 	case k.Verdict == cases.Reject && k.Lookup && got == success:
 		judgeSuccess(c, f, k, body)
 	case k.Verdict == cases.Reject && len(k.Statuses) > 0 && !slices.Contains(k.Statuses, got):
-		c.Expectf(expectedFor(k, success), statusText(got), "want %s with an Error body, got %s", statusList(k.Statuses), statusText(got))
+		c.Expectf(expectedFor(k, success), report.StatusText(got), "want %s with an Error body, got %s", statusList(k.Statuses), report.StatusText(got))
 	case k.Verdict == cases.Reject && (got < 400 || got >= 500):
-		c.Expectf(expectedFor(k, success), statusText(got), "want a 4xx with an Error body, got %s", statusText(got))
+		c.Expectf(expectedFor(k, success), report.StatusText(got), "want a 4xx with an Error body, got %s", report.StatusText(got))
 	case k.Verdict == cases.Accept && got != success:
-		c.Expectf(expectedFor(k, success), statusText(got), "want %s, got %s", statusText(success), statusText(got))
+		c.Expectf(expectedFor(k, success), report.StatusText(got), "want %s, got %s", report.StatusText(success), report.StatusText(got))
 	case got >= 400:
 		if !spoke {
 			checkErrorBody(c, got, resp.Header, body)
@@ -333,32 +331,32 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 		// A route the spec does not have: the document shows no such endpoint, and what
 		// a service serves there is its own.
 	case got/100 == 2 && got != success:
-		c.Expectf(statusText(success), statusText(got), "a success must be %s, got %s", statusText(success), statusText(got))
+		c.Expectf(report.StatusText(success), report.StatusText(got), "a success must be %s, got %s", report.StatusText(success), report.StatusText(got))
 	case got/100 == 2:
 		judgeSuccess(c, f, k, body)
 	default:
-		c.Expectf(expectedFor(k, success), statusText(got), "want %s, got %s", expectedFor(k, success), statusText(got))
+		c.Expectf(expectedFor(k, success), report.StatusText(got), "want %s, got %s", expectedFor(k, success), report.StatusText(got))
 	}
 }
 
 func expectedFor(k cases.Case, success int) string {
 	switch {
 	case k.Verdict == cases.Accept:
-		return statusText(success)
+		return report.StatusText(success)
 	case k.Verdict == cases.Reject && len(k.Statuses) > 0:
 		return statusList(k.Statuses) + " with an Error body"
 	case k.Verdict == cases.Reject:
 		return "a 4xx with an Error body"
 	}
-	return fmt.Sprintf("%s, or a 4xx with an Error body", statusText(success))
+	return fmt.Sprintf("%s, or a 4xx with an Error body", report.StatusText(success))
 }
 
 // checkErrorBody fails an error answer whose body is not an Error record (section 7) with
 // the HTTP status in its status field.
 func checkErrorBody(c *Check, status int, h http.Header, body []byte) {
 	var e map[string]any
-	if !isJSON(h) || decodeJSON(body, &e) != nil || e == nil {
-		c.Expectf("an Error record (code, message, status) as application/json", fmt.Sprintf("%q: %s", h.Get("Content-Type"), clip(string(body), 80)),
+	if !spec.IsJSON(h) || DecodeJSON(body, &e) != nil || e == nil {
+		c.Expectf("an Error record (code, message, status) as application/json", fmt.Sprintf("%q: %s", h.Get("Content-Type"), report.Clip(string(body), 80)),
 			"an error answer must carry an Error body (section 7)")
 		return
 	}
@@ -367,7 +365,7 @@ func checkErrorBody(c *Check, status int, h http.Header, body []byte) {
 	st, okStatus := e["status"].(json.Number)
 	switch {
 	case !okCode || code == "" || !okMsg || !okStatus:
-		c.Expectf("an Error record (code, message, status)", clip(string(body), 120), "an error answer must carry an Error body (section 7)")
+		c.Expectf("an Error record (code, message, status)", report.Clip(string(body), 120), "an error answer must carry an Error body (section 7)")
 	case st.String() != strconv.Itoa(status):
 		c.Expectf(strconv.Itoa(status), st.String(), "the Error record's status must repeat the HTTP status (section 7)")
 	}
@@ -378,25 +376,25 @@ func checkErrorBody(c *Check, status int, h http.Header, body []byte) {
 // animals of the filtered status, getPet returns the animal asked for.
 func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 	switch k.Op {
-	case opCreate:
+	case spec.OpCreate:
 		var pet map[string]any
-		if decodeJSON(body, &pet) != nil || pet == nil {
-			c.Expectf("a Pet object", clip(string(body), 120), "the created animal must come back as a Pet")
+		if DecodeJSON(body, &pet) != nil || pet == nil {
+			c.Expectf("a Pet object", report.Clip(string(body), 120), "the created animal must come back as a Pet")
 			return
 		}
 		wants := k.Request.Body.Wants()
 		compareStored(c, wants, pet, "the created Pet")
-		id, ok := idOf(pet)
-		if !ok || f.byID[opGet].Gone(c.Now) || c.Failed() {
+		id, ok := IDOf(pet)
+		if !ok || f.ByID[spec.OpGet].Gone(c.Now) || c.Failed() {
 			return
 		}
 		if got := getRaw(c, id); got != nil {
 			compareStored(c, wants, got, "getPet of the created animal")
 		}
-	case opList:
+	case spec.OpList:
 		var pets []map[string]any
-		if decodeJSON(body, &pets) != nil {
-			c.Expectf("a JSON array of Pet", clip(string(body), 120), "the listing must be a plain array (4.1 rule 3)")
+		if DecodeJSON(body, &pets) != nil {
+			c.Expectf("a JSON array of Pet", report.Clip(string(body), 120), "the listing must be a plain array (4.1 rule 3)")
 			return
 		}
 		limit, filter := listSemantics(f, k.Request)
@@ -409,23 +407,23 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 				// An animal without a status does not contradict the filter: the default
 				// status is not shown, and the service may omit it.
 				if st, ok := p["status"].(string); ok && !slices.Contains(filter, st) {
-					id, _ := idOf(p)
+					id, _ := IDOf(p)
 					c.Expectf("status "+strings.Join(filter, " or "), fmt.Sprintf("status %q (id %s)", st, id),
 						"the listing holds an animal of another status than the filter (4.1 rule 2)")
 					break
 				}
 			}
 		}
-	case opGet:
+	case spec.OpGet:
 		var pet map[string]any
-		if decodeJSON(body, &pet) != nil || pet == nil {
-			c.Expectf("a Pet object", clip(string(body), 120), "getPet must answer a Pet")
+		if DecodeJSON(body, &pet) != nil || pet == nil {
+			c.Expectf("a Pet object", report.Clip(string(body), 120), "getPet must answer a Pet")
 			return
 		}
 		raw := k.Request.Path[strings.LastIndex(k.Request.Path, "/")+1:]
 		asked, _ := url.PathUnescape(raw)
 		if n, ok := new(big.Int).SetString(asked, 10); ok {
-			if id, _ := idOf(pet); !numEqual(id, n.String()) {
+			if id, _ := IDOf(pet); !numEqual(id, n.String()) {
 				c.Expectf("the animal with id "+n.String(), "id "+id, "getPet answered another animal than the one asked for (4.3)")
 			}
 		}
@@ -450,17 +448,17 @@ func listSemantics(f *facts, r cases.Request) (int64, []string) {
 			statuses = append(statuses, v)
 		}
 	}
-	limit := f.limit.Max
+	limit := f.Limit.Max
 	switch {
 	case len(limits) == 0:
-		limit = f.limit.Default
+		limit = f.Limit.Default
 	case len(limits) == 1:
-		if n, err := strconv.ParseInt(limits[0], 10, 64); err == nil && strconv.FormatInt(n, 10) == limits[0] && n >= f.limit.Min && n <= f.limit.Max {
+		if n, err := strconv.ParseInt(limits[0], 10, 64); err == nil && strconv.FormatInt(n, 10) == limits[0] && n >= f.Limit.Min && n <= f.Limit.Max {
 			limit = n
 		}
 	}
 	for _, s := range statuses {
-		if !slices.Contains(f.statuses, s) {
+		if !slices.Contains(f.Statuses, s) {
 			return limit, nil
 		}
 	}
@@ -486,7 +484,7 @@ func compareStored(c *Check, wants map[string][]string, got map[string]any, what
 			continue
 		}
 		if !slices.ContainsFunc(wants[name], func(w string) bool { return sameValue(w, v) }) {
-			c.Expectf(strings.Join(wants[name], " or "), clip(jsonText(v), 120), "%s holds another %s than was sent", what, name)
+			c.Expectf(strings.Join(wants[name], " or "), report.Clip(jsonText(v), 120), "%s holds another %s than was sent", what, name)
 		}
 	}
 }
@@ -494,7 +492,7 @@ func compareStored(c *Check, wants map[string][]string, got map[string]any, what
 // sameValue compares a wanted JSON value with a decoded one (numbers as json.Number).
 func sameValue(want string, got any) bool {
 	var w any
-	if decodeJSON([]byte(want), &w) != nil {
+	if DecodeJSON([]byte(want), &w) != nil {
 		return false
 	}
 	if wn, ok := w.(json.Number); ok {
@@ -553,27 +551,27 @@ func (c *Check) caseRequest(r cases.Request) (*http.Request, error) {
 func authValues(a cases.Auth, key string) []string {
 	switch a {
 	case cases.AuthKey:
-		return []string{credBearer.value(key)}
+		return []string{report.CredBearer.Value(key)}
 	case cases.AuthEmpty:
 		return []string{""}
 	case cases.AuthSchemeOnly:
 		return []string{"Bearer"}
 	case cases.AuthOtherScheme:
-		return []string{credToken.value(key)}
+		return []string{report.CredToken.Value(key)}
 	case cases.AuthJunkAfter:
-		return []string{credJunkAfter.value(key)}
+		return []string{report.CredJunkAfter.Value(key)}
 	case cases.AuthLowerScheme:
-		return []string{credBearerLower.value(key)}
+		return []string{report.CredBearerLower.Value(key)}
 	case cases.AuthDoubleSpace:
-		return []string{credDoubleSpace.value(key)}
+		return []string{report.CredDoubleSpace.Value(key)}
 	case cases.AuthTwice:
-		return []string{credBearer.value(key), credBearer.value(key)}
+		return []string{report.CredBearer.Value(key), report.CredBearer.Value(key)}
 	case cases.AuthWrongThenKey:
-		return []string{"Bearer " + wrongKey, credBearer.value(key)}
+		return []string{"Bearer " + wrongKey, report.CredBearer.Value(key)}
 	case cases.AuthOddToken:
 		return []string{"Bearer conformance-wrong!key"}
 	case cases.AuthQuotedKey:
-		return []string{credQuoted.value(key)}
+		return []string{report.CredQuoted.Value(key)}
 	}
 	return nil
 }
@@ -598,7 +596,7 @@ func getRaw(c *Check, id string) map[string]any {
 	if c.cases.waitedInVain.Load() {
 		wait = func(context.Context, time.Duration) error { return context.Canceled }
 	}
-	found := eventually(c.Ctx, wait, func() bool {
+	found := Eventually(c.Ctx, wait, func() bool {
 		req, err := c.caseRequest(cases.Request{Method: http.MethodGet, Path: "/pets/" + url.PathEscape(id), Auth: cases.AuthKey})
 		if err != nil {
 			return true
@@ -611,15 +609,15 @@ func getRaw(c *Check, id string) map[string]any {
 			return false
 		}
 		if resp.StatusCode != http.StatusOK {
-			c.Expectf(statusText(http.StatusOK), statusText(resp.StatusCode), "getPet of the created animal must answer it")
-		} else if decodeJSON(readAll(resp), &pet) != nil {
+			c.Expectf(report.StatusText(http.StatusOK), report.StatusText(resp.StatusCode), "getPet of the created animal must answer it")
+		} else if DecodeJSON(readAll(resp), &pet) != nil {
 			c.Failf("getPet of the created animal answered no Pet object")
 		}
 		return true
 	})
 	if !found {
 		c.cases.waitedInVain.Store(true)
-		c.Expectf(statusText(http.StatusOK), statusText(http.StatusNotFound), "getPet does not find the animal just created (4.2; 4.3)")
+		c.Expectf(report.StatusText(http.StatusOK), report.StatusText(http.StatusNotFound), "getPet does not find the animal just created (4.2; 4.3)")
 	}
 	return pet
 }

@@ -1,4 +1,4 @@
-package conformance
+package rules
 
 import (
 	"fmt"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
 func getRules(f *facts) []Rule {
-	op := f.byID[opGet]
+	op := f.ByID[spec.OpGet]
 	rule := func(slug, section string, sev Severity, title string, check func(*Check)) Rule {
-		return Rule{ID: opGet + "/" + slug, Section: section, Severity: sev, Title: title, Op: opGet, Check: check}
+		return Rule{ID: spec.OpGet + "/" + slug, Section: section, Severity: sev, Title: title, Op: spec.OpGet, Check: check}
 	}
 	created := rule("created-returned", "4.3; 4.2", Must, "an animal just created is returned by GET /pets/{petId} as created (its documented fields)",
 		func(c *Check) {
@@ -24,18 +25,18 @@ func getRules(f *facts) []Rule {
 			if pet == nil || c.Failed() {
 				return
 			}
-			id, _ := idOf(pet)
+			id, _ := IDOf(pet)
 			if got := getPet(c, id, true); got != nil {
-				compareFields(c, f.petFields, pet, got, "GET /pets/"+id)
+				compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 			}
 		})
 	created.Creates, created.Expects = true, http.StatusOK
 	listed := rule("listed-returned", "4.3", Must, "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
 		func(c *Check) {
 			pet := c.Fixture.Pets[0]
-			id, _ := idOf(pet)
+			id, _ := IDOf(pet)
 			if got := getPet(c, id, false); got != nil {
-				compareFields(c, f.petFields, pet, got, "GET /pets/"+id)
+				compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 			}
 		})
 	listed.Needs, listed.Expects = Needs{Animals: 1}, http.StatusOK
@@ -52,7 +53,7 @@ func getRules(f *facts) []Rule {
 		headers := rule("deprecation-headers", "4.3; 9.3; RFC 9745; RFC 8594", Should,
 			"responses carry Deprecation and Sunset headers that agree with the spec's dates",
 			func(c *Check) {
-				id, _ := idOf(c.Fixture.Pets[0])
+				id, _ := IDOf(c.Fixture.Pets[0])
 				resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
 				if code(resp) != http.StatusOK {
 					return
@@ -68,7 +69,7 @@ func getRules(f *facts) []Rule {
 			func(c *Check) {
 				id := "1"
 				if len(c.Fixture.Pets) > 0 {
-					id, _ = idOf(c.Fixture.Pets[0])
+					id, _ = IDOf(c.Fixture.Pets[0])
 				}
 				expectGone(c, c.Auth.GET("/pets/"+url.PathEscape(id)).Expect())
 			})
@@ -88,7 +89,7 @@ func expectGone(c *Check, resp *httpexpect.Response) {
 	case got/100 == 4 && got != http.StatusUnauthorized:
 		expectError(c, resp, got)
 	default:
-		c.Expectf("a 4xx other than 401 with an Error body, or a 3xx", statusText(got), "the removed operation answered %s", statusText(got))
+		c.Expectf("a 4xx other than 401 with an Error body, or a 3xx", report.StatusText(got), "the removed operation answered %s", report.StatusText(got))
 	}
 }
 

@@ -14,65 +14,19 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
-// Coverage is the part of the description that the traffic exercised: every documented
-// operation × status pair, and the parameters and enumeration values used.
-type Coverage struct {
-	Pairs      int                 `json:"pairs"`     // documented operation × status pairs
-	Exercised  int                 `json:"exercised"` // pairs seen at least once
-	Percent    float64             `json:"percent"`   // 100 × Exercised / Pairs
-	Operations []OperationCoverage `json:"operations"`
-}
-
-// OperationCoverage is the coverage of one operation.
-type OperationCoverage struct {
-	Operation string `json:"operation"`
-	Method    string `json:"method"`
-	Path      string `json:"path"`
-	Requests  int    `json:"requests"`
-	// Statuses lists every documented status with the times it was seen (0: never).
-	Statuses []Count `json:"statuses"`
-	// Undocumented lists the statuses seen that the operation does not document.
-	Undocumented []Count `json:"undocumented,omitempty"`
-	// Parameters lists every parameter, and every top-level property of the JSON request body
-	// (In "body"), with the times it was sent.
-	Parameters []ParameterCoverage `json:"parameters,omitempty"`
-}
-
-// Count is how many times a status was seen.
-type Count struct {
-	Status int `json:"status"`
-	Count  int `json:"count"`
-}
-
-// ParameterCoverage is how often one parameter was sent, and for an enumeration, each value.
-type ParameterCoverage struct {
-	In     string       `json:"in"` // query, path, header, or body
-	Name   string       `json:"name"`
-	Count  int          `json:"count"`
-	Values []ValueCount `json:"values,omitempty"`
-}
-
-// ValueCount is how many times an enumeration value was sent.
-type ValueCount struct {
-	Value string `json:"value"`
-	Count int    `json:"count"`
-}
-
-// Missing lists the documented pairs never seen, as "operationId status".
-func (c Coverage) Missing() []string {
-	var out []string
-	for _, op := range c.Operations {
-		for _, s := range op.Statuses {
-			if s.Count == 0 {
-				out = append(out, fmt.Sprintf("%s %d", op.Operation, s.Status))
-			}
-		}
-	}
-	return out
-}
+// The model types live in conformance/report, which every report writer reads; these
+// names keep the tracker's code short.
+type (
+	Coverage          = report.Coverage
+	OperationCoverage = report.OperationCoverage
+	Count             = report.StatusCount
+	ParameterCoverage = report.ParameterCoverage
+	ValueCount        = report.ValueCount
+)
 
 // Tracker accumulates counts for one description. It is safe for concurrent use.
 type Tracker struct {

@@ -1,55 +1,33 @@
-// Package conformance checks that an HTTP service implements the pet store interface. Its
-// rules come from the interface document (pet-store-interface.md) and read every value they
-// need (limit bounds, status values, operations, removal dates) from spec/openapi.yaml; the
-// runner sends their requests with httpexpect to any base URL, validates every response
-// against the spec, and writes a report as text, JSON or JUnit XML.
-package conformance
+// Package rules is the catalogue: every requirement of the interface document the harness
+// checks, one file per part of the document, each rule citing its section. Rules read every
+// value they need (limit bounds, status values, operations, removal dates) from the
+// description's facts, and see only what a check needs: clients, the fixture, the clock and
+// those facts, never the runner or the session.
+
+package rules
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/spec"
 )
 
-// Severity says how much a rule's failure weighs.
-type Severity int
+// Severity weighs a rule's failure (report.Severity: MUST, SHOULD, INFO).
+type Severity = report.Severity
 
-// Severities, in the sense of RFC 2119.
+// The severities, in the sense of RFC 2119.
 const (
-	// Must rules restate the interface document: a failure makes the target non-conforming.
-	Must Severity = iota
-	// Should rules come from HTTP RFC recommendations: a failure is a warning unless strict.
-	Should
-	// Info rules report something worth knowing: a failure is always only a warning.
-	Info
+	Must   = report.Must
+	Should = report.Should
+	Info   = report.Info
 )
-
-var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Info: "INFO"}
-
-func (s Severity) String() string {
-	if s < 0 || int(s) >= len(severityNames) {
-		return fmt.Sprintf("Severity(%d)", int(s))
-	}
-	return severityNames[s]
-}
-
-// MarshalText writes the severity as MUST, SHOULD or INFO.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText reads MUST, SHOULD or INFO.
-func (s *Severity) UnmarshalText(b []byte) error {
-	for i, n := range severityNames {
-		if n == string(b) {
-			*s = Severity(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("conformance: unknown severity %q", b)
-}
 
 // Needs are a rule's preconditions on the target's data, which the runner prepares before
 // any rule runs (creating only the shortfall, unless the run is read-only).
@@ -104,6 +82,49 @@ type Clients struct {
 	Auth *httpexpect.Expect
 }
 
+// Recorder is where a check's failures and exchanges go; the runner provides one per rule.
+type Recorder interface {
+	Fail(f report.Failure)
+	// FailAt records f against the exchange with index i (a failure judged later).
+	FailAt(f report.Failure, i int)
+	Failed() bool
+	FailureCount() int
+	ExchangeCount() int
+	// Answered reports whether every request so far got an answer.
+	Answered() bool
+	// SetCase makes later failures carry a generated case's words, section, verdict and
+	// reasoning; empty words end the case.
+	SetCase(words, section, verdict, reason string)
+}
+
+// Env is what the runner gives a check besides the clients: how to send a request built by
+// hand, the key, the clock, and the run's budget for generated cases.
+type Env struct {
+	Clients
+	Ctx     context.Context
+	Now     time.Time
+	Fixture *Fixture
+	BaseURL string
+	Key     string
+	// Recorder collects the rule's failures and exchanges; Scratch returns an empty one
+	// (shrinking tries candidates without reporting them).
+	Recorder Recorder
+	Scratch  func() Recorder
+	// Send sends a request built by hand, recorded into rec and validated against the spec;
+	// open relaxes validation as Rule.Open does.
+	Send func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
+	// Wait sleeps between attempts (ending with ctx).
+	Wait func(context.Context, time.Duration) error
+	// Seed, ReadOnly, MaxCreates and Created bound the generated cases; WaitedInVain is
+	// shared by the run's rules: once a created animal never showed up, later cases do not
+	// wait again.
+	Seed         uint64
+	ReadOnly     bool
+	MaxCreates   int
+	Created      func() int64
+	WaitedInVain *atomic.Bool
+}
+
 // Check is what a rule's check receives: clients whose assertions and responses are
 // recorded into the rule's result, the run's clock, and the animals prepared for it.
 type Check struct {
@@ -117,13 +138,25 @@ type Check struct {
 	// BaseURL is the target's base URL, without a trailing slash.
 	BaseURL string
 
-	rec  *recorder
-	key  string
-	wait func(context.Context, time.Duration) error
-	// send sends a request built by hand through the run's session, recorded into the
-	// rule's current recorder; open relaxes validation as Rule.Open does.
-	send  func(rec *recorder, req *http.Request, open bool) (*http.Response, error)
-	cases *caseState
+	rec     Recorder
+	scratch func() Recorder
+	key     string
+	wait    func(context.Context, time.Duration) error
+	send    func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
+	cases   *caseState
+}
+
+// NewCheck returns the check of one rule.
+func NewCheck(e Env, create spec.Operation) *Check {
+	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, BaseURL: e.BaseURL,
+		rec: e.Recorder, scratch: e.Scratch, key: e.Key, wait: e.Wait, send: e.Send,
+		cases: &caseState{seed: e.Seed, readOnly: e.ReadOnly, maxCreates: e.MaxCreates, created: e.Created,
+			create: create, waitedInVain: e.WaitedInVain}}
+}
+
+// Cases counts the generated cases the check sent and those it did not, with why.
+func (c *Check) Cases() (ran, skipped int, why string) {
+	return c.cases.ran, c.cases.skipped, c.cases.skipWhy
 }
 
 // Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
@@ -137,12 +170,12 @@ type Fixture struct {
 
 // Failf records a failure of the rule with a message; the check goes on.
 func (c *Check) Failf(format string, args ...any) {
-	c.rec.fail(Failure{Message: fmt.Sprintf(format, args...)})
+	c.rec.Fail(report.Failure{Message: fmt.Sprintf(format, args...)})
 }
 
 // Expectf records a failure stating what was expected and what came back.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
-	c.rec.fail(Failure{Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
+	c.rec.Fail(report.Failure{Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
 }
 
 // Skipf ends the check and marks the rule skipped with the reason.
@@ -151,9 +184,25 @@ func (c *Check) Skipf(format string, args ...any) {
 }
 
 // Failed reports whether the rule has failed so far.
-func (c *Check) Failed() bool { return c.rec.failed() }
+func (c *Check) Failed() bool { return c.rec.Failed() }
 
 type skipSignal struct{ reason string }
+
+// Execute runs rule's check on c: skipped is the reason a check gave for skipping, panicked
+// what a check that panicked said.
+func Execute(rule Rule, c *Check) (skipped, panicked string) {
+	defer func() {
+		if v := recover(); v != nil {
+			if s, ok := v.(skipSignal); ok {
+				skipped = s.reason
+				return
+			}
+			panicked = fmt.Sprint(v)
+		}
+	}()
+	rule.Check(c)
+	return "", ""
+}
 
 // sendRaw sends req, built by hand, as the rule's clients do: recorded, validated against the
 // spec, its body readable again from the response.
@@ -165,10 +214,10 @@ func (c *Check) sendRaw(req *http.Request, open bool) (*http.Response, error) {
 // candidates without reporting them.
 func (c *Check) probe(fn func()) bool {
 	saved := c.rec
-	c.rec = &recorder{redact: saved.redact}
+	c.rec = c.scratch()
 	defer func() { c.rec = saved }()
 	fn()
-	return c.rec.failed()
+	return c.rec.Failed()
 }
 
 // readAll returns a response body the session already read into memory.

@@ -1,4 +1,4 @@
-package conformance
+package report
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ var templates embed.FS
 
 var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
 	"headers":    headerLines,
-	"statusText": statusText,
+	"statusText": StatusText,
 	"percent":    func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
 	"duration":   duration,
 	"inc":        func(i int) int { return i + 1 },

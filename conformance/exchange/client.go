@@ -1,4 +1,4 @@
-package conformance
+package exchange
 
 import (
 	"crypto/tls"
@@ -76,8 +76,8 @@ func harden(c *http.Client) *http.Client {
 	return &out
 }
 
-// tlsHint explains a certificate the client does not trust, and what to do about it.
-func tlsHint(err error) string {
+// TLSHint explains a certificate the client does not trust, and what to do about it.
+func TLSHint(err error) string {
 	var unknown x509.UnknownAuthorityError
 	var verify *tls.CertificateVerificationError
 	var host x509.HostnameError

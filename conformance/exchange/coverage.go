@@ -1,0 +1,34 @@
+package exchange
+
+import (
+	"io"
+	"net/http"
+	"strings"
+)
+
+// recordCoverage counts an answered request against the operation it routes to (none: not
+// counted, e.g. a probe of an undocumented path).
+func (s *Session) recordCoverage(req *http.Request, status int) {
+	vreq := s.specRequest(req)
+	route, _, err := s.validator.Route(vreq)
+	if err != nil {
+		return
+	}
+	var body []byte
+	if req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			body, _ = io.ReadAll(io.LimitReader(rc, maxResponseBytes))
+			rc.Close()
+		}
+	}
+	s.coverage.Record(route.Operation.OperationID, vreq, body, status)
+}
+
+// specRequest is req with its path moved under the spec's base path, as the validator
+// routes it (the target may serve the API under another prefix).
+func (s *Session) specRequest(req *http.Request) *http.Request {
+	vreq := req.Clone(req.Context())
+	vreq.URL.Path = s.specBase + strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/"))
+	vreq.URL.RawPath = ""
+	return vreq
+}

@@ -1,0 +1,152 @@
+// Package exchange sends one request of a conformance run and keeps what it shows: the
+// request capped and recorded, the answer validated against the description (and against
+// the Error record of section 7), retried as a 429 or 503 asks, and every trace of the API
+// key redacted before a report sees it. It knows nothing of rules or of the runner: a
+// Recorder collects what one rule's requests showed.
+package exchange
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/spec"
+)
+
+// DefaultTimeout bounds each request when no timeout is given.
+const DefaultTimeout = 10 * time.Second
+
+// Bounds of coming back when the target asks the client to (429, 503).
+const (
+	maxRetryAfter  = 5 * time.Second
+	retryBudget    = 30 * time.Second
+	defaultRetryIn = time.Second
+)
+
+// Config is what a session needs: the target, the bounds of a request, and the description.
+type Config struct {
+	// BaseURL ends with the version segment; its query string goes on every request.
+	BaseURL string
+	// APIKey is the bearer token, redacted from everything a session records.
+	APIKey string
+	// Client sends the requests; nil means NewClient with Timeout. Either way it follows no
+	// redirect and caps response headers.
+	Client *http.Client
+	// Timeout bounds each request; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Headers are added to every request that does not set them itself.
+	Headers http.Header
+	// Wait sleeps between retries; nil means Sleep. Tests make it instant.
+	Wait func(context.Context, time.Duration) error
+	// Facts are the description's, read once.
+	Facts *spec.Facts
+}
+
+// ErrBaseURL is wrapped by New's error when the base URL does not end with the spec's
+// version segment: every rule would fail for that one reason.
+var ErrBaseURL = errors.New("base URL does not end with the version segment")
+
+// New returns the session of one run against cfg.BaseURL.
+func New(cfg Config) (*Session, error) {
+	base, err := url.Parse(strings.TrimSuffix(cfg.BaseURL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("conformance: base URL %q: want http(s)://host[:port]/path", cfg.BaseURL)
+	}
+	f := cfg.Facts
+	red := newRedactor(cfg.APIKey)
+	if err := checkVersionSegment(base, f.BasePath, red); err != nil {
+		return nil, err
+	}
+	cov, err := coverage.New(f.Doc)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Wait == nil {
+		cfg.Wait = Sleep
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	client := cfg.Client
+	if client == nil {
+		client, _ = NewClient(ClientOptions{Timeout: cfg.Timeout}) // no file to read: no error
+	}
+	// Paths are appended to baseURL; a query string of the base URL (a gateway's code) goes
+	// on every request instead (Session.WithBaseQuery).
+	bare := *base
+	bare.RawQuery, bare.ForceQuery = "", false
+	return &Session{client: harden(client), timeout: cfg.Timeout, base: base, baseURL: bare.String(),
+		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
+		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov}, nil
+}
+
+var versionSegment = regexp.MustCompile(`^v[0-9]+$`)
+
+// checkVersionSegment refuses a base URL whose path does not end with the spec's base path
+// ("/v1"), and suggests the URL that does: the last segment replaced when it is another
+// version ("/v2"), else the base path appended.
+func checkVersionSegment(base *url.URL, specBase string, red *redactor) error {
+	p := strings.TrimSuffix(base.Path, "/")
+	if specBase == "" || strings.HasSuffix(p, specBase) {
+		return nil
+	}
+	if versionSegment.MatchString(path.Base(p)) {
+		p = path.Dir(p)
+	}
+	fixed := *base
+	fixed.Path, fixed.RawPath = strings.TrimSuffix(p, "/")+specBase, ""
+	return fmt.Errorf("conformance: %w %s: the base URL %s has path %q; did you mean %s?", ErrBaseURL, specBase,
+		red.url(base), cmp.Or(base.Path, "/"), red.url(&fixed))
+}
+
+// BaseURL is the target's base URL without its query string or a trailing slash.
+func (s *Session) BaseURL() string { return s.baseURL }
+
+// Target is the target's base URL as reports show it (the key redacted).
+func (s *Session) Target() string { return s.red.url(s.base) }
+
+// Key is the API key.
+func (s *Session) Key() string { return s.key }
+
+// Wait sleeps d between attempts, as the session was configured to.
+func (s *Session) Wait(ctx context.Context, d time.Duration) error { return s.wait(ctx, d) }
+
+// Created counts the createPet requests answered 2xx; Requests counts every request sent.
+func (s *Session) Created() int64  { return s.created.Load() }
+func (s *Session) Requests() int64 { return s.requests.Load() }
+
+// Coverage is what the session's requests exercised of the description so far.
+func (s *Session) Coverage() coverage.Coverage { return s.coverage.Snapshot() }
+
+// Sleep waits d or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Redactor replaces the API key in texts and URLs, for what is written outside a session
+// (a run that could not be made).
+type Redactor struct{ r *redactor }
+
+// NewRedactor returns a redactor for key.
+func NewRedactor(key string) Redactor { return Redactor{newRedactor(key)} }
+
+// Text replaces every known form of the key in s.
+func (r Redactor) Text(s string) string { return r.r.text(s) }
+
+// URL writes u with its password and every form of the key replaced.
+func (r Redactor) URL(u *url.URL) string { return r.r.url(u) }

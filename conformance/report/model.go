@@ -1,0 +1,66 @@
+package report
+
+import (
+	"fmt"
+	"time"
+)
+
+// Severity says how much a rule's failure weighs.
+type Severity int
+
+// Severities, in the sense of RFC 2119.
+const (
+	// Must rules restate the interface document: a failure makes the target non-conforming.
+	Must Severity = iota
+	// Should rules come from HTTP RFC recommendations: a failure is a warning unless strict.
+	Should
+	// Info rules report something worth knowing: a failure is always only a warning.
+	Info
+)
+
+var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Info: "INFO"}
+
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("Severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// MarshalText writes the severity as MUST, SHOULD or INFO.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads MUST, SHOULD or INFO.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if n == string(b) {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("report: unknown severity %q", b)
+}
+
+// Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:
+//
+//   - rule: auth/listPets-www-authenticate
+//     reason: staging gateway strips the header, PLAT-123
+//     expires: 2026-06-30
+type Waiver struct {
+	// Rule is the ID of the rule waived.
+	Rule string `json:"rule" yaml:"rule"`
+	// Reason says why the failure is accepted (a ticket, an owner); it is shown in reports.
+	Reason string `json:"reason" yaml:"reason"`
+	// Expires is the first day (YYYY-MM-DD, UTC) on which the waiver no longer holds: from
+	// then on the rule counts again and the waiver itself fails the run.
+	Expires string `json:"expires" yaml:"expires"`
+}
+
+// expiry is the first instant at which w no longer holds; ParseWaivers has checked the date.
+func (w Waiver) expiry() time.Time {
+	t, _ := time.Parse(time.DateOnly, w.Expires)
+	return t
+}
+
+// Expired reports whether w no longer holds at now (the run's clock).
+func (w Waiver) Expired(now time.Time) bool { return !now.Before(w.expiry()) }
