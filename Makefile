@@ -80,10 +80,10 @@ screenshot:
 golden:
 	$(GO) test ./conformance -run TestGoldenReports -update
 
-# Every faulty server of internal/mutants against the suite: the table and the score; exits 1
+# Every faulty server of conformance/mutants against the suite: the table and the score; exits 1
 # if a mutant survives.
 mutants:
-	$(GO) run ./internal/mutants/cmd/mutants
+	$(GO) run ./conformance/mutants/cmd/mutants
 
 # conformance explore against every sequence mutant of internal/seqmutants on 20 seeds: budget,
 # found N/20, median time to find, median shrunk length; exits 1 if one is found on fewer than

@@ -1,5 +1,5 @@
 // Command mutants runs the conformance catalogue against every faulty server of
-// internal/mutants and prints a markdown table: mutant, fault, the rules that caught it,
+// conformance/mutants and prints a markdown table: mutant, fault, the rules that caught it,
 // and the mutation score.
 //
 //	mutants [-run REGEXP] [-ablate] [-workers N]
@@ -27,7 +27,7 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/mutants"
+	"github.com/petstore/petstore/conformance/mutants"
 	"github.com/petstore/petstore/spec"
 )
 
