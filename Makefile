@@ -118,7 +118,8 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./...
 
-# Loopback load: petstore serve (validated, --no-validation) and a baseline handler, side by side.
+# Loopback load: petstore serve (validated, --no-validation) and a baseline handler, side by side,
+# the server on 1 and then 2 cores of its own (taskset) and the load generator on the others.
 load:
 	$(GO) run ./bench/load/cmd/load $(LOADFLAGS)
 

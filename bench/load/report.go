@@ -1,8 +1,11 @@
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -158,4 +161,90 @@ func thousands(f float64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// The servers of the comparison, by name.
+const (
+	Validated      = "petstore"
+	NoValidation   = "petstore --no-validation"
+	BaselineServer = "baseline net/http"
+)
+
+// Comparison is a run at one number of server cores: each server under each case.
+type Comparison struct {
+	Cores     int
+	Placement Placement
+	Results   []Result
+}
+
+// WriteComparison writes a row per number of server cores and case: the throughput of the
+// validated server, of --no-validation and of the baseline side by side, and the ratios
+// validated / --no-validation and validated / baseline. A note per number of cores says
+// where the server and the load generator ran.
+func WriteComparison(w io.Writer, runs []Comparison, cases []Case) {
+	fmt.Fprintln(w, "| server cores | case | validated | --no-validation | baseline | validated / --no-validation | validated / baseline |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|")
+	for _, run := range runs {
+		for _, c := range cases {
+			cells := []string{strconv.Itoa(run.Cores), c.Name}
+			rps := map[string]float64{}
+			for _, srv := range []string{Validated, NoValidation, BaselineServer} {
+				r, ok := Find(run.Results, srv, c.Name)
+				if !ok {
+					cells = append(cells, "not measured")
+					continue
+				}
+				rps[srv] = r.RPS
+				cell := thousands(r.RPS)
+				if r.Errors > 0 {
+					cell += fmt.Sprintf(" (%d errors)", r.Errors)
+				}
+				cells = append(cells, cell)
+			}
+			for _, ref := range []string{NoValidation, BaselineServer} {
+				if rps[Validated] > 0 && rps[ref] > 0 {
+					cells = append(cells, fmt.Sprintf("%.0f%%", 100*rps[Validated]/rps[ref]))
+				} else {
+					cells = append(cells, "-")
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, run := range runs {
+		fmt.Fprintf(w, "- %s: %s.\n", ServerCores(run.Cores), run.Placement)
+	}
+}
+
+// ServerCores says "1 server core", "2 server cores".
+func ServerCores(n int) string { return strconv.Itoa(n) + plural(n, " server core", " server cores") }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Median keeps, for each server and case, the round with the median throughput (of an even
+// number, the lower of the two in the middle). Results keep their first order.
+func Median(results []Result) []Result {
+	type key struct{ server, cs string }
+	groups := map[key][]Result{}
+	var order []key
+	for _, r := range results {
+		k := key{r.Server, r.Case}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := make([]Result, 0, len(order))
+	for _, k := range order {
+		g := groups[k]
+		slices.SortStableFunc(g, func(a, b Result) int { return cmp.Compare(a.RPS, b.RPS) })
+		out = append(out, g[(len(g)-1)/2])
+	}
+	return out
 }
