@@ -70,11 +70,11 @@ spec-check: spec-lint spec-diff
 # The HTML report opened in headless Chromium (installs Debian's chromium when missing).
 e2e:
 	@command -v chromium >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
-	$(GO) test -count=1 ./internal/e2e
+	$(GO) test -count=1 ./e2e
 
 # Refresh docs/images/report.png from the end-to-end check.
 screenshot:
-	$(GO) test -count=1 ./internal/e2e -run TestHTMLReportInChromium -args -screenshot=$(CURDIR)/docs/images/report.png
+	$(GO) test -count=1 ./e2e -run TestHTMLReportInChromium -args -screenshot=$(CURDIR)/docs/images/report.png
 
 # Regenerate the golden reports after an intended change (review the diff).
 golden:
@@ -96,11 +96,11 @@ explore-mutants:
 # fails when a verdict recorded in zoo/verdicts.json changes. An install that fails is
 # reported and skipped. ZOOFLAGS=-update records new failures as unjudged.
 zoo:
-	$(GO) run ./internal/zoo/cmd/zoo $(ZOOFLAGS)
+	$(GO) run ./zoo/cmd/zoo $(ZOOFLAGS)
 
 # docs/zoo.md from zoo/verdicts.json (a test fails when it is stale).
 zoo-docs:
-	$(GO) run ./internal/zoo/cmd/zoo -docs docs/zoo.md
+	$(GO) run ./zoo/cmd/zoo -docs docs/zoo.md
 
 FUZZTIME ?= 30s
 

@@ -33,7 +33,7 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/zoo"
+	"github.com/petstore/petstore/zoo"
 )
 
 func main() {
