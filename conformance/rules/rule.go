@@ -3,7 +3,6 @@
 // value they need (limit bounds, status values, operations, removal dates) from the
 // description's facts, and see only what a check needs: clients, the fixture, the clock and
 // those facts, never the runner or the session.
-
 package rules
 
 import (

@@ -1,0 +1,185 @@
+package conformance_test
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/petstore/petstore/"
+
+// layers order the module's packages: a package may import only packages of a lower layer
+// (DESIGN.md, "Layout of the harness"). A name ending in "/" stands for every package under
+// it. Commands (cmd/..., .../cmd/...) are above all.
+var layers = [][]string{
+	{"spec", "internal/buildinfo", "internal/cli"},
+	{"reference", "conformance/report", "conformance/cases"},
+	{"reference/referencetest", "conformance/coverage"},
+	{"conformance/exchange", "conformance/rules"},
+	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
+	{"conformance/mutants", "internal/seqmutants", "zoo", "bench/", "e2e"},
+}
+
+type pkgInfo struct {
+	imports map[string]bool // the module's packages it imports (non-test files)
+	doc     bool            // a file carries the package's doc comment
+}
+
+// modulePackages reads every package of the module (not the zoo's own modules, not
+// testdata) with go/parser: its imports within the module and whether it has a doc comment.
+func modulePackages(t *testing.T) map[string]*pkgInfo {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	pkgs := map[string]*pkgInfo{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules" || name == "bin") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // a module of its own (the zoo's Go servers)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		p := pkgs[rel]
+		if p == nil {
+			p = &pkgInfo{imports: map[string]bool{}}
+			pkgs[rel] = p
+		}
+		p.doc = p.doc || f.Doc != nil
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(ip, module) {
+				p.imports[strings.TrimPrefix(ip, module)] = true
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return pkgs
+}
+
+func layerOf(pkg string) int {
+	if strings.HasPrefix(pkg, "cmd/") || strings.Contains(pkg, "/cmd/") {
+		return len(layers)
+	}
+	for i, l := range layers {
+		for _, p := range l {
+			if p == pkg || strings.HasSuffix(p, "/") && strings.HasPrefix(pkg, p) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// reaches reports whether from imports to, directly or through other packages.
+func reaches(pkgs map[string]*pkgInfo, from, to string) bool {
+	seen := map[string]bool{}
+	var walk func(string) bool
+	walk = func(p string) bool {
+		if p == to {
+			return true
+		}
+		if seen[p] || pkgs[p] == nil {
+			return false
+		}
+		seen[p] = true
+		for imp := range pkgs[p].imports {
+			if walk(imp) {
+				return true
+			}
+		}
+		return false
+	}
+	for imp := range pkgs[from].imports {
+		if walk(imp) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLayout keeps the dependencies running one way: every package has a layer, imports
+// only lower ones, and carries a doc comment; and the edges issue 16 names stay absent.
+func TestLayout(t *testing.T) {
+	pkgs := modulePackages(t)
+	require.Contains(t, pkgs, "conformance/report", "the walk found the module's packages")
+	var names []string
+	for name := range pkgs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := pkgs[name]
+		assert.True(t, p.doc, "package %s has no doc comment saying what it owns", name)
+		l := layerOf(name)
+		if !assert.GreaterOrEqual(t, l, 0, "package %s has no layer: add it to layers (and to DESIGN.md)", name) {
+			continue
+		}
+		for imp := range p.imports {
+			// A tool under a library of its own layer (bench/latency/measure) may use it.
+			if layerOf(imp) == l && strings.HasPrefix(name, imp+"/") {
+				continue
+			}
+			assert.Less(t, layerOf(imp), l, "%s imports %s, which is not below it", name, imp)
+		}
+	}
+
+	// The README's contents table names every part of the tree.
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	contents := string(readme)[strings.Index(string(readme), "## Contents"):]
+	contents = contents[:strings.Index(contents, "\n## ")]
+	for _, name := range names {
+		part := strings.SplitN(name, "/", 3)
+		entry := part[0] + "/"
+		if part[0] == "conformance" && len(part) > 1 && part[1] != "cmd" {
+			entry = part[0] + "/" + part[1] + "/"
+		}
+		if part[0] == "cmd" {
+			entry = name
+		}
+		assert.Contains(t, contents, "`"+entry, "README's contents table does not name %s (package %s)", entry, name)
+	}
+
+	// The result model and its writers read nothing but the standard library and spec.
+	for imp := range pkgs["conformance/report"].imports {
+		assert.Equal(t, "spec", imp, "conformance/report imports %s", imp)
+	}
+	// Rules see the Check API and the facts, never the runner or the session.
+	for _, below := range []string{"conformance", "conformance/exchange"} {
+		assert.False(t, reaches(pkgs, "conformance/rules", below), "conformance/rules reaches %s", below)
+	}
+	// The case generator and the explorer stand apart from the runner.
+	assert.False(t, reaches(pkgs, "conformance/cases", "conformance"), "conformance/cases reaches the runner")
+	assert.False(t, reaches(pkgs, "conformance/explore", "conformance"), "conformance/explore reaches the runner")
+	// The mutants prove the harness through its library, not through a command.
+	for _, name := range names {
+		if strings.HasPrefix(name, "cmd/") {
+			assert.False(t, reaches(pkgs, "conformance/mutants", name), "conformance/mutants reaches %s", name)
+		}
+	}
+}
