@@ -26,8 +26,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance"
-	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/conformance/mutants"
+	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
 
