@@ -140,7 +140,26 @@ func (v *Validator) ValidateRequest(req *http.Request, body []byte) []Violation 
 // status is documented, the media type is one the description gives, and the body validates
 // against its schema. It returns nil when the response conforms.
 func (v *Validator) ValidateResponse(req *http.Request, status int, header http.Header, body []byte) []Violation {
+	return v.ValidateRoutedResponse(req, v.RouteOf(req), status, header, body)
+}
+
+// Routed is a request's route, found once and passed to what else needs it.
+type Routed struct {
+	Route  *routers.Route
+	Params map[string]string
+	// Err wraps routers.ErrPathNotFound or routers.ErrMethodNotAllowed when nothing matches.
+	Err error
+}
+
+// RouteOf finds the operation for req.
+func (v *Validator) RouteOf(req *http.Request) Routed {
 	route, params, err := v.Route(req)
+	return Routed{route, params, err}
+}
+
+// ValidateRoutedResponse is ValidateResponse for a request already routed (RouteOf).
+func (v *Validator) ValidateRoutedResponse(req *http.Request, rt Routed, status int, header http.Header, body []byte) []Violation {
+	route, params, err := rt.Route, rt.Params, rt.Err
 	if err != nil {
 		return []Violation{noRoute(req, err)}
 	}

@@ -4,14 +4,15 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // recordCoverage counts an answered request against the operation it routes to (none: not
 // counted, e.g. a probe of an undocumented path).
-func (s *Session) recordCoverage(req *http.Request, status int) {
-	vreq := s.specRequest(req)
-	route, _, err := s.validator.Route(vreq)
-	if err != nil {
+func (s *Session) recordCoverage(req, vreq *http.Request, rt spec.Routed, status int) {
+	route := rt.Route
+	if rt.Err != nil {
 		return
 	}
 	var body []byte
@@ -22,6 +23,18 @@ func (s *Session) recordCoverage(req *http.Request, status int) {
 		}
 	}
 	s.coverage.Record(route.Operation.OperationID, vreq, body, status)
+}
+
+// routed is a request moved under the spec's base path and its route, found once per
+// exchange for coverage and validation.
+type routed struct {
+	vreq *http.Request
+	spec.Routed
+}
+
+func (s *Session) route(req *http.Request) routed {
+	vreq := s.specRequest(req)
+	return routed{vreq, s.validator.RouteOf(vreq)}
 }
 
 // specRequest is req with its path moved under the spec's base path, as the validator

@@ -173,7 +173,8 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		}
 	}
 	ex := s.exchange(req, reqBody)
-	resp, body, truncated, err := s.Send(req)
+	rt := s.route(req)
+	resp, body, truncated, err := s.send(req, &rt)
 	if err != nil {
 		ex.Error = s.Redact(err.Error())
 		rec.add(ex)
@@ -194,7 +195,7 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		return nil, errors.New(ex.Error)
 	}
 	rec.add(ex)
-	for _, f := range s.validate(req, resp.StatusCode, resp.Header, body, open) {
+	for _, f := range s.validate(&rt, resp.StatusCode, resp.Header, body, open) {
 		rec.Fail(f)
 	}
 	return resp, nil
@@ -230,9 +231,18 @@ var ErrRateLimited = errors.New("rate limited")
 // date, 1 s without one; at most 5 s each and 30 s in all), and reads the body up to the
 // cap; the returned response's body is the bytes read, so httpexpect can read it again.
 func (s *Session) Send(req *http.Request) (*http.Response, []byte, bool, error) {
+	return s.send(req, nil)
+}
+
+// send is Send for a request whose route Do found already (nil: found here, for coverage).
+func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, bool, error) {
+	if rt == nil {
+		r := s.route(req)
+		rt = &r
+	}
 	var waited time.Duration
 	for {
-		resp, body, truncated, err := s.sendOnce(req)
+		resp, body, truncated, err := s.sendOnce(req, rt)
 		if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
 			return resp, body, truncated, err
 		}
@@ -267,7 +277,7 @@ func retryAfter(v string, now time.Time) time.Duration {
 	return min(d, maxRetryAfter)
 }
 
-func (s *Session) sendOnce(req *http.Request) (*http.Response, []byte, bool, error) {
+func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byte, bool, error) {
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
@@ -276,7 +286,7 @@ func (s *Session) sendOnce(req *http.Request) (*http.Response, []byte, bool, err
 		return nil, nil, false, err
 	}
 	defer resp.Body.Close()
-	s.recordCoverage(req, resp.StatusCode)
+	s.recordCoverage(req, rt.vreq, rt.Routed, resp.StatusCode)
 	// Only createPet is a POST; counting here covers preparation and rules alike.
 	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
 		s.created.Add(1)
@@ -295,8 +305,7 @@ func (s *Session) sendOnce(req *http.Request) (*http.Response, []byte, bool, err
 
 // validate checks a response against the spec, and every error response against
 // section 7 (its status field repeats the HTTP status).
-func (s *Session) validate(req *http.Request, status int, header http.Header, body []byte, open bool) []report.Failure {
-	vreq := s.specRequest(req)
+func (s *Session) validate(rt *routed, status int, header http.Header, body []byte, open bool) []report.Failure {
 	var out []report.Failure
 	if !utf8.Valid(body) && spec.IsJSON(header) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD and pass the body.
@@ -309,7 +318,7 @@ func (s *Session) validate(req *http.Request, status int, header http.Header, bo
 	if open && status/100 == 3 {
 		return out // a redirect where the document leaves the answer open: the rule judges it
 	}
-	if _, _, err := s.validator.Route(vreq); open && err != nil {
+	if open && rt.Err != nil {
 		// A probe of a route the spec does not have: there is nothing to validate the
 		// answer against but the Error record of section 7.
 		if status >= 400 && status < 500 {
@@ -318,11 +327,11 @@ func (s *Session) validate(req *http.Request, status int, header http.Header, bo
 		return out
 	}
 	if open && status >= 400 && status < 500 {
-		if route, _, err := s.validator.Route(vreq); err == nil && route.Operation.Responses.Status(status) == nil {
+		if rt.Err == nil && rt.Route.Operation.Responses.Status(status) == nil {
 			return append(out, s.validateErrorBody(header, body)...)
 		}
 	}
-	for _, v := range s.validator.ValidateResponse(vreq, status, header, body) {
+	for _, v := range s.validator.ValidateRoutedResponse(rt.vreq, rt.Routed, status, header, body) {
 		out = append(out, report.Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
 	}
 	return out
