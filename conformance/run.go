@@ -75,6 +75,9 @@ type Options struct {
 	FailFast bool
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
+	// Finished, if set, is called with each rule's result once it is final (waivers
+	// applied), in catalogue order, one call at a time: n counts from 1 to total.
+	Finished func(n, total int, res Result)
 
 	// wait sleeps between retries; nil means a real sleep. Tests make it instant.
 	wait func(context.Context, time.Duration) error
@@ -111,6 +114,9 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 			return nil, ErrCancelled
 		}
 		r.report.Results = append(r.report.Results, res)
+		if opts.Finished != nil {
+			opts.Finished(i+1, len(r.rules), res)
+		}
 		if opts.FailFast && rule.Severity == Must && (res.Status == Fail || res.Status == Error) {
 			for _, rest := range r.rules[i+1:] {
 				r.report.Results = append(r.report.Results, Result{ID: rest.ID, Section: rest.Section, Severity: rest.Severity,
