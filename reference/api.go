@@ -183,10 +183,22 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The precomputed checks (fastpath.go) only ever say "certainly valid"; anything else
 	// is validated by kin-openapi, whose answer is the one the client gets.
 	if a.validate && !p.requestValid(r, params, authorized) {
-		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
-		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-			a.ew.writeError(w, r, err)
-			return
+		ok := false
+		if p.body != nil && r.Body != nil && r.Body != http.NoBody {
+			// Read once, here, as ValidateRequest would; the handler (or ValidateRequest)
+			// reads the same bytes, and the same error, from the replay.
+			body := getReplay()
+			defer putReplay(body)
+			body.readFrom(r.Body)
+			r.Body = body
+			ok = body.err == nil && p.bodyValid(r, params, authorized, body.data)
+		}
+		if !ok {
+			in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
+			if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+				a.ew.writeError(w, r, err)
+				return
+			}
 		}
 	}
 	if a.chosen != nil {
@@ -284,4 +296,64 @@ func (rec *recorder) flush(w http.ResponseWriter) {
 	rec.WriteHeader(http.StatusOK)
 	w.WriteHeader(rec.status)
 	_, _ = w.Write(rec.body.Bytes())
+}
+
+// replayBody is a request body the api has read whole: it gives back the bytes, then the
+// error that ended the reading (io.EOF for a body read to its end), as the first reading did.
+type replayBody struct {
+	data []byte
+	off  int
+	err  error // nil: the body was read to its end
+}
+
+var replays = sync.Pool{New: func() any { return &replayBody{data: make([]byte, 0, 512)} }}
+
+func getReplay() *replayBody { return replays.Get().(*replayBody) }
+
+func putReplay(b *replayBody) {
+	if cap(b.data) <= 64<<10 {
+		b.data, b.off, b.err = b.data[:0], 0, nil
+		replays.Put(b)
+	}
+}
+
+// readFrom reads r to its end or first error, as io.ReadAll does.
+func (b *replayBody) readFrom(r io.Reader) {
+	b.data, b.off, b.err = b.data[:0], 0, nil
+	for {
+		if len(b.data) == cap(b.data) {
+			b.data = append(b.data, 0)[:len(b.data)]
+		}
+		n, err := r.Read(b.data[len(b.data):cap(b.data)])
+		b.data = b.data[:len(b.data)+n]
+		if err != nil {
+			if err != io.EOF {
+				b.err = err
+			}
+			return
+		}
+	}
+}
+
+func (b *replayBody) Read(p []byte) (int, error) {
+	if b.off == len(b.data) {
+		if b.err != nil {
+			return 0, b.err
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *replayBody) Close() error { return nil }
+
+// readBody returns the request body: the api's replay as it is when nothing has read it yet
+// (no copy), else all of r.Body.
+func readBody(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*replayBody); ok && b.off == 0 {
+		return b.data, b.err
+	}
+	return io.ReadAll(r.Body)
 }

@@ -6,20 +6,23 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 )
 
 // Validation without repeated work. Two shortcuts, each taken only when it is provably
 // equivalent to kin-openapi's full check, and each falling back to that check otherwise:
 //
-//   - Requests: for an operation without a request body whose parameters are integers with
-//     bounds or strings from an enum, a precomputed check that accepts only what
+//   - Requests: for an operation whose parameters are integers with bounds or strings from
+//     an enum, and whose request body, if it has one, has a schema that compiles
+//     (schemacheck.go), a precomputed check that accepts only what
 //     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
-//     repeated or missing parameter, a missing key) goes to ValidateRequest, so every 400
-//     and 401 is kin-openapi's answer, word for word.
+//     repeated or missing parameter, a missing key, a body it cannot decide or one that
+//     fails) goes to ValidateRequest, so every 400 and 401 is kin-openapi's answer, word for
+//     word.
 //   - Responses: an animal's JSON encoding is validated against the Pet schema once, when it
 //     is stored (store.check); animals are immutable and their encoding is a function of the
 //     record, so a body that is one stored animal, or an array of them, is valid wherever
@@ -49,10 +52,13 @@ var petResponses = []struct {
 
 // plan is what was worked out at start for one operation.
 type plan struct {
-	simpleRequest bool // params below are all there is to check, besides the key
+	simpleRequest bool // no request body, and params below are all there is to check, besides the key
 	auth          bool // the request needs a valid bearer key
 	params        []paramCheck
-	bodies        map[int]bodyKind // statuses whose body need not be validated again
+	// body is the compiled check of the request body, for an operation with one whose params
+	// and key are checked as above; nil when there is none.
+	body   *bodyCheck
+	bodies map[int]bodyKind // statuses whose body need not be validated again
 }
 
 // paramCheck accepts a value that the parameter's schema certainly accepts.
@@ -66,7 +72,19 @@ type paramCheck struct {
 // "run ValidateRequest", not "invalid". authorized says the request carries a valid key
 // (checked once by the caller, keySet.check).
 func (p *plan) requestValid(r *http.Request, pathParams map[string]string, authorized bool) bool {
-	if !p.simpleRequest || (p.auth && !authorized) {
+	return p.simpleRequest && p.paramsValid(r, pathParams, authorized)
+}
+
+// bodyValid is requestValid for an operation with a request body, read whole into body (the
+// request's own Body has been read): it needs the compiled check to pass body.
+func (p *plan) bodyValid(r *http.Request, pathParams map[string]string, authorized bool, body []byte) bool {
+	return p.body != nil && p.paramsValid(r, pathParams, authorized) &&
+		p.body.check(r.Header.Get("Content-Type"), body) == passes
+}
+
+// paramsValid reports whether the key and the parameters certainly pass ValidateRequest.
+func (p *plan) paramsValid(r *http.Request, pathParams map[string]string, authorized bool) bool {
+	if p.auth && !authorized {
 		return false
 	}
 	var query map[string][]string
@@ -117,8 +135,29 @@ func petSchemas(doc *openapi3.T) []*openapi3.Schema {
 }
 
 // petCheck returns store.check: the encoding must be valid against every pet schema, with
-// the options openapi3filter.ValidateResponse uses.
+// the options openapi3filter.ValidateResponse uses. Where every schema compiles
+// (schemacheck.go), an encoding they all pass is valid without kin-openapi; kin-openapi
+// judges any other (and words the error).
 func petCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
+	kin := kinPetCheck(doc, schemas)
+	var compiled []*objectCheck
+	for _, s := range schemas {
+		c := compileObject(s)
+		if c == nil || doc.IsOpenAPI31OrLater() {
+			return kin
+		}
+		compiled = append(compiled, c)
+	}
+	return func(data []byte) error {
+		if len(compiled) > 0 && allPass(compiled, data) {
+			return nil
+		}
+		return kin(data)
+	}
+}
+
+// kinPetCheck is petCheck with kin-openapi alone.
+func kinPetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}
 	if doc.IsOpenAPI31OrLater() {
 		opts = append(opts, openapi3.EnableJSONSchema2020())
@@ -137,6 +176,15 @@ func petCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 		}
 		return nil
 	}
+}
+
+func allPass(checks []*objectCheck, data []byte) bool {
+	for _, c := range checks {
+		if c.check(data) != passes {
+			return false
+		}
+	}
+	return true
 }
 
 func violated(err error) *Error {
@@ -234,8 +282,11 @@ func containsSchema(list []*openapi3.Schema, s *openapi3.Schema) bool {
 // requestPlan builds the precomputed request check of an operation, when there is one.
 func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operation) *plan {
 	p := &plan{}
+	var body *bodyCheck
 	if op.RequestBody != nil {
-		return p
+		if body = compileBody(doc, op.RequestBody); body == nil {
+			return p
+		}
 	}
 	security := doc.Security
 	if op.Security != nil {
@@ -270,8 +321,49 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 		}
 		p.params = append(p.params, pc)
 	}
-	p.simpleRequest = true
+	p.simpleRequest, p.body = body == nil, body
 	return p
+}
+
+// bodyCheck is the compiled check of a request body (schemacheck.go).
+type bodyCheck struct {
+	contentTypes []string // Content-Type values, as sent, that select the schema
+	schema       *objectCheck
+}
+
+// compileBody compiles the check of a request body whose application/json schema compiles
+// and which openapi3filter decodes with its JSON decoder; otherwise it returns nil.
+func compileBody(doc *openapi3.T, ref *openapi3.RequestBodyRef) *bodyCheck {
+	const mime = "application/json"
+	if doc.IsOpenAPI31OrLater() || ref.Value == nil {
+		return nil // 3.1 validates with JSON Schema 2020-12: another validator
+	}
+	mt := ref.Value.Content.Get(mime)
+	decoder := openapi3filter.RegisteredBodyDecoder(mime)
+	if mt == nil || mt.Schema == nil || len(mt.Encoding) > 0 || decoder == nil ||
+		reflect.ValueOf(decoder).Pointer() != reflect.ValueOf(openapi3filter.JSONBodyDecoder).Pointer() {
+		return nil
+	}
+	schema := compileObject(mt.Schema.Value)
+	if schema == nil {
+		return nil
+	}
+	bc := &bodyCheck{schema: schema}
+	// The usual spellings; another one (a charset in capitals, say) goes to kin-openapi.
+	for _, ct := range []string{mime, mime + "; charset=utf-8", mime + ";charset=utf-8", mime + "; charset=UTF-8"} {
+		if ref.Value.Content.Get(ct) == mt {
+			bc.contentTypes = append(bc.contentTypes, ct)
+		}
+	}
+	return bc
+}
+
+// check decides a request body sent with the given Content-Type.
+func (bc *bodyCheck) check(contentType string, body []byte) verdict {
+	if len(body) == 0 || !slices.Contains(bc.contentTypes, contentType) {
+		return undecided
+	}
+	return bc.schema.check(body)
 }
 
 func isBearer(s *openapi3.SecurityScheme) bool {
@@ -279,7 +371,8 @@ func isBearer(s *openapi3.SecurityScheme) bool {
 }
 
 // paramPlan returns the check of a query or path parameter of default style whose schema
-// is an integer with bounds or a string enum; ok is false for any other parameter.
+// is an integer with bounds or a string enum (compileScalar); ok is false for any other
+// parameter (a free string would meet kin-openapi's rules on empty values).
 func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 	pc := paramCheck{name: prm.Name, in: prm.In, required: prm.Required}
 	if (prm.In != openapi3.ParameterInQuery && prm.In != openapi3.ParameterInPath) ||
@@ -287,45 +380,28 @@ func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 		prm.Content != nil || prm.Schema == nil || prm.Schema.Value == nil {
 		return pc, false
 	}
-	t := withoutDocs(*prm.Schema.Value)
+	sc, ok := compileScalar(prm.Schema.Value)
 	switch {
-	case t.Type != nil && len(*t.Type) == 1 && t.Type.Is(openapi3.TypeInteger) &&
-		(t.Format == "" || t.Format == "int32" || t.Format == "int64"):
-		lo, hi := -float64(1<<53), float64(1<<53) // exact as floats, as kin-openapi compares
-		if t.Format == "int32" {
-			lo, hi = -1<<31, 1<<31-1
-		}
-		if t.Min != nil {
-			lo = max(lo, *t.Min)
-		}
-		if t.Max != nil {
-			hi = min(hi, *t.Max)
-		}
-		t.Type, t.Format, t.Min, t.Max = nil, "", nil, nil
+	case !ok:
+		return pc, false
+	case sc.kind == kindInteger:
+		// Within ±2^53 a float64 holds every integer exactly, whatever way kin-openapi reads it.
+		sc.lo, sc.hi = max(sc.lo, -1<<53), min(sc.hi, 1<<53)
 		pc.ok = func(v string) bool {
 			n, ok := canonicalInt(v)
-			return ok && float64(n) >= lo && float64(n) <= hi
+			return ok && sc.inBounds(n)
 		}
-	case t.Type != nil && len(*t.Type) == 1 && t.Type.Is(openapi3.TypeString) && len(t.Enum) > 0:
-		values := map[string]bool{}
-		for _, e := range t.Enum {
-			s, ok := e.(string)
-			if !ok {
-				return pc, false
-			}
-			values[s] = true
-		}
-		t.Type, t.Enum = nil, nil
-		pc.ok = func(v string) bool { return values[v] }
+	case sc.enum != nil:
+		pc.ok = func(v string) bool { return sc.enum[v] }
 	default:
 		return pc, false
 	}
-	return pc, reflect.ValueOf(t).IsZero()
+	return pc, true
 }
 
 // canonicalInt parses an integer written the one way: optional minus, no leading zero, no
-// sign on zero, at most 16 digits. strconv.ParseInt accepts all of these.
-func canonicalInt(s string) (int64, bool) {
+// sign on zero, at most 16 digits (strconv.ParseInt and encoding/json accept all of these).
+func canonicalInt[T ~string | ~[]byte](s T) (int64, bool) {
 	digits := s
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
@@ -333,11 +409,15 @@ func canonicalInt(s string) (int64, bool) {
 	if len(digits) == 0 || len(digits) > 16 || (digits[0] == '0' && len(s) > 1) {
 		return 0, false
 	}
+	var n int64
 	for i := 0; i < len(digits); i++ {
 		if digits[i] < '0' || digits[i] > '9' {
 			return 0, false
 		}
+		n = n*10 + int64(digits[i]-'0')
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }

@@ -3,7 +3,6 @@ package reference
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -64,7 +63,7 @@ func single(q map[string][]string, name string) (string, bool, error) {
 
 func (s *server) handleCreatePet() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
+		body, err := readBody(r) // valid until the request ends: decodeNewPet copies what it keeps
 		if err != nil {
 			s.ew.writeError(w, r, err) // *http.MaxBytesError: 413
 			return

@@ -1,0 +1,272 @@
+package reference
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/spec"
+)
+
+// The compiled checks (schemacheck.go) against kin-openapi, which they stand in for: on
+// every request body the case generator makes (TestCompiledChecksAgreeOnGeneratedCases) and
+// on random ones (FuzzCompiledChecks; make fuzz). A disagreement is a test failure, and each
+// body a fuzz run found goes to testdata/fuzz/FuzzCompiledChecks.
+
+// checkPair holds both sides of the comparison for the spec as shipped.
+type checkPair struct {
+	route    *routers.Route
+	opts     *openapi3filter.Options
+	body     *bodyCheck              // createPet's request body, compiled
+	rb       *openapi3.RequestBody   // what ValidateRequestBody validates against
+	pets     []*objectCheck          // the stored animal's schemas, compiled
+	petCheck func(data []byte) error // store.check: compiled, then kin-openapi
+	kinPet   func(data []byte) error // store.check with kin-openapi alone
+}
+
+var checkPairs = sync.OnceValues(func() (*checkPair, error) {
+	doc, err := spec.Load()
+	if err != nil {
+		return nil, err
+	}
+	router, err := spec.NewRouter(doc)
+	if err != nil {
+		return nil, err
+	}
+	base, err := spec.BasePath(doc)
+	if err != nil {
+		return nil, err
+	}
+	route, _, err := router.FindRoute(httptest.NewRequest("POST", base+"/pets", nil))
+	if err != nil {
+		return nil, err
+	}
+	plans, err := newPlans(doc, true)
+	if err != nil {
+		return nil, err
+	}
+	schemas := petSchemas(doc)
+	cp := &checkPair{route: route, body: plans["createPet"].body, rb: route.Operation.RequestBody.Value,
+		opts:     &openapi3filter.Options{AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }, SkipSettingDefaults: true},
+		petCheck: petCheck(doc, schemas), kinPet: kinPetCheck(doc, schemas)}
+	for _, s := range schemas {
+		c := compileObject(s)
+		if c == nil {
+			return nil, fmt.Errorf("the spec's Pet schema does not compile")
+		}
+		cp.pets = append(cp.pets, c)
+	}
+	if cp.body == nil || len(cp.pets) == 0 {
+		return nil, fmt.Errorf("the spec's NewPet schema does not compile")
+	}
+	return cp, nil
+})
+
+// agreement is what one comparison found.
+type agreement struct {
+	body, pet verdict // the compiled checks' decisions (undecided: kin-openapi decides)
+	disagree  string  // "" when every decision was kin-openapi's
+}
+
+// compare runs the compiled checks and kin-openapi on one body sent with Content-Type ct.
+func (cp *checkPair) compare(body []byte, ct string) agreement {
+	var a agreement
+	r := httptest.NewRequest("POST", "/v1/pets", bytes.NewReader(body))
+	if ct != "" {
+		r.Header.Set("Content-Type", ct)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, Route: cp.route, Options: cp.opts}
+	kinErr := openapi3filter.ValidateRequestBody(context.Background(), in, cp.rb)
+	v := cp.body.check(ct, body)
+	a.body = v
+	if v != undecided {
+		if (v == passes) != (kinErr == nil) {
+			a.disagree = fmt.Sprintf("request body: compiled %s, kin-openapi %v", verdictWord(v), kinErr)
+		}
+	}
+	// The stored animal's check: store.check decides only when every schema passes.
+	pv := petVerdict(cp.pets, body)
+	a.pet = pv
+	kinPetErr := cp.kinPet(body)
+	if pv != undecided {
+		if (pv == passes) != (kinPetErr == nil) && a.disagree == "" {
+			a.disagree = fmt.Sprintf("stored Pet: compiled %s, kin-openapi %v", verdictWord(pv), kinPetErr)
+		}
+	}
+	if got := cp.petCheck(body); (got == nil) != (kinPetErr == nil) && a.disagree == "" {
+		a.disagree = fmt.Sprintf("store.check says %v, kin-openapi %v", got, kinPetErr)
+	}
+	return a
+}
+
+func verdictWord(v verdict) string {
+	return map[verdict]string{undecided: "undecided", passes: "passes", fails: "fails"}[v]
+}
+
+// generatedBodies returns every createPet body of the case generator, with its
+// Content-Type: the enumerated cases of every family and random combinations from 20 seeds.
+func generatedBodies(t testing.TB) []cases.Request {
+	t.Helper()
+	doc := spec.MustLoad()
+	op, err := spec.FindOperation(doc, "createPet")
+	require.NoError(t, err)
+	n := 0
+	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"987654"},
+		Name: func() string { n++; return "conformance-" + strconv.Itoa(n) }})
+	var out []cases.Request
+	add := func(cs []cases.Case) {
+		for _, c := range cs {
+			if c.Request.Body != nil {
+				out = append(out, c.Request)
+			}
+		}
+	}
+	for _, fam := range cases.Families {
+		add(g.Cases(op, fam))
+	}
+	for seed := range uint64(20) {
+		add(g.Random(op, rand.New(rand.NewPCG(seed, 14)), 50))
+	}
+	return out
+}
+
+func contentType(r cases.Request) string {
+	for _, h := range r.Header {
+		if http.CanonicalHeaderKey(h.Name) == "Content-Type" {
+			return h.Value // the first, as Header.Get reads it
+		}
+	}
+	return ""
+}
+
+// On every createPet body of the case generator, the compiled checks decide as kin-openapi
+// does wherever they decide, and they decide the usual bodies.
+func TestCompiledChecksAgreeOnGeneratedCases(t *testing.T) {
+	cp, err := checkPairs()
+	require.NoError(t, err)
+	reqs := generatedBodies(t)
+	count := map[string]int{}
+	for _, r := range reqs {
+		body := r.Body.Bytes()
+		a := cp.compare(body, contentType(r))
+		assert.Empty(t, a.disagree, "body %.200q, Content-Type %q", body, contentType(r))
+		count["NewPet "+verdictWord(a.body)]++
+		count["Pet "+verdictWord(a.pet)]++
+	}
+	t.Logf("%d generated bodies, each compared as createPet's body and as a stored Pet: %v", len(reqs), count)
+	assert.Greater(t, len(reqs), 500)
+	assert.Greater(t, count["NewPet passes"], 100, "the usual bodies pass without kin-openapi")
+	assert.Greater(t, count["NewPet fails"], 100)
+
+	// The usual bodies pass without kin-openapi.
+	for _, body := range []string{`{"name":"Rex","categoryId":1,"status":"sold"}`, `{"name":"Rex","categoryId":1}`,
+		" {\"categoryId\": -7, \"name\": \"R\\u00e9x \\\"\\\\\", \"extra\": [1, {\"a\": null}]}\r\n"} {
+		assert.Equal(t, passes, cp.body.check("application/json", []byte(body)), body)
+		assert.Equal(t, passes, cp.body.check("application/json; charset=utf-8", []byte(body)), body)
+	}
+	assert.Equal(t, undecided, cp.body.check("text/plain", []byte(`{"name":"Rex","categoryId":1}`)))
+	assert.Equal(t, passes, petVerdict(cp.pets, []byte(`{"id":1,"name":"Rex","categoryId":1,"status":"sold"}`)))
+}
+
+// petVerdict is what the compiled checks of a stored animal say together.
+func petVerdict(cs []*objectCheck, data []byte) verdict {
+	out := passes
+	for _, c := range cs {
+		switch c.check(data) {
+		case fails:
+			return fails
+		case undecided:
+			out = undecided
+		}
+	}
+	return out
+}
+
+// FuzzCompiledChecks compares the compiled checks with kin-openapi on random bodies. The
+// seeds are the case generator's bodies (up to 4 KiB) and testdata/fuzz/FuzzCompiledChecks.
+func FuzzCompiledChecks(f *testing.F) {
+	for _, r := range generatedBodies(f) {
+		if body := r.Body.Bytes(); len(body) <= 4<<10 {
+			f.Add(body, contentType(r) == "application/json")
+		}
+	}
+	// Stored animals as the store encodes them, for the Pet side.
+	for _, pet := range []string{`{"id":1,"name":"Rex","categoryId":1,"status":"sold"}`, `{"id":9007199254740993,"name":"\u003cb\u003e","categoryId":-2}`,
+		`{"id":2,"name":"Tom","categoryId":1,"status":"lost"}`, `{"id":"3","name":"Tom","categoryId":1}`} {
+		f.Add([]byte(pet), true)
+	}
+	cp, err := checkPairs()
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, body []byte, json bool) {
+		ct := "text/plain"
+		if json {
+			ct = "application/json"
+		}
+		if a := cp.compare(body, ct); a.disagree != "" {
+			t.Fatalf("%s\nbody %q", a.disagree, body)
+		}
+	})
+}
+
+// createPet's body check is compiled for the spec as shipped, and not for a schema with a
+// keyword it does not know, which then goes to kin-openapi whole.
+func TestCreatePetBodyIsCompiled(t *testing.T) {
+	plans, err := newPlans(spec.MustLoad(), true)
+	require.NoError(t, err)
+	p := plans["createPet"]
+	require.NotNil(t, p.body)
+	assert.False(t, p.simpleRequest)
+	assert.True(t, p.auth)
+	assert.Contains(t, p.body.contentTypes, "application/json")
+
+	plans, err = newPlans(uncompiledNewPet(t), true)
+	require.NoError(t, err)
+	assert.Nil(t, plans["createPet"].body)
+}
+
+// uncompiledNewPet is the spec with a NewPet schema the compiler refuses (maxProperties)
+// but that validates every body of the case generator alike.
+func uncompiledNewPet(t testing.TB) *openapi3.T {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	many := uint64(1000)
+	doc.Components.Schemas["NewPet"].Value.MaxProps = &many
+	return doc
+}
+
+// Every createPet request of the case generator gets the same answer, byte for byte, from a
+// server whose body check is compiled and from one that validates with kin-openapi alone.
+func TestCompiledBodyCheckAnswersAsKinOpenAPI(t *testing.T) {
+	compiled := newTestServer(t, Config{Seed: seedOf(3)})
+	kin := newTestServer(t, Config{Seed: seedOf(3), Spec: uncompiledNewPet(t)})
+	for _, rq := range generatedBodies(t) {
+		var answers [2]*httptest.ResponseRecorder
+		for i, h := range []http.Handler{compiled, kin} {
+			r := httptest.NewRequest(rq.Method, "/v1"+rq.Path, bytes.NewReader(rq.Body.Bytes()))
+			for _, f := range rq.Header {
+				r.Header.Add(f.Name, f.Value)
+			}
+			r.Header.Set("Authorization", authed)
+			answers[i] = serve(h, r)
+		}
+		a, b := answers[0], answers[1]
+		if !assert.Equal(t, b.Code, a.Code, "%.200q", rq.Body.Bytes()) {
+			continue
+		}
+		assert.Equal(t, b.Header(), a.Header(), "%.200q", rq.Body.Bytes())
+		assert.Equal(t, b.Body.String(), a.Body.String(), "%.200q", rq.Body.Bytes())
+	}
+}
