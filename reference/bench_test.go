@@ -85,6 +85,16 @@ func BenchmarkValidateRequest(b *testing.B) {
 					}
 				}
 			})
+		} else if p.body != nil {
+			body := []byte(tc.body)
+			b.Run(tc.name+"/compiled", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if !p.bodyValid(r, br.params, br.keys.check(r), body) {
+						b.Fatal("shortcut not taken")
+					}
+				}
+			})
 		}
 	}
 }
@@ -123,16 +133,24 @@ func BenchmarkValidateResponse(b *testing.B) {
 			}
 		}
 	})
-	b.Run("pet-once-when-stored", func(b *testing.B) {
-		check := petCheck(spec.MustLoad(), petSchemas(spec.MustLoad()))
-		pet, _ := s.appendPet(nil, 3)
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := check(pet); err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name  string
+		check func([]byte) error
+	}{
+		{"pet-once-when-stored", petCheck(spec.MustLoad(), petSchemas(spec.MustLoad()))},
+		{"pet-once-when-stored/kin-openapi", kinPetCheck(spec.MustLoad(), petSchemas(spec.MustLoad()))},
+	} {
+		check := c.check
+		b.Run(c.name, func(b *testing.B) {
+			pet, _ := s.appendPet(nil, 3)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := check(pet); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 // benchStores caches stores by size: 1,000,000 animals are built once per run, outside the
@@ -193,4 +211,22 @@ func BenchmarkStoreAdd(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N), "B/animal")
 	runtime.KeepAlive(s)
+}
+
+// BenchmarkDecodeNewPet: the handler's decoding of a createPet body, in one pass and in full.
+func BenchmarkDecodeNewPet(b *testing.B) {
+	body := []byte(`{"name":"Rex","categoryId":1,"status":"sold"}`)
+	for _, d := range []struct {
+		name   string
+		decode func([]byte) (NewPet, error)
+	}{{"one-pass", decodeNewPet}, {"full", decodeNewPetFull}} {
+		b.Run(d.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := d.decode(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -24,6 +24,80 @@ const (
 // choices: duplicate keys are refused, unknown fields ignored, field names matched exactly
 // (encoding/json alone would match "NAME" to name and keep the last of two "name" keys).
 func decodeNewPet(data []byte) (NewPet, error) {
+	if p, ok := quickNewPet(data); ok {
+		return p, nil
+	}
+	return decodeNewPetFull(data)
+}
+
+// quickNewPet decodes the usual body in one pass, without allocating: one object of
+// distinct keys written without escapes, no value an object or an array (whose keys
+// decodeNewPetFull would check too), valid UTF-8. ok is false for any other body, and for
+// every body decodeNewPetFull refuses: that one then decides, and words the error. The two
+// are compared on the case generator's bodies and fuzzed (schemacheck_test.go).
+func quickNewPet(data []byte) (p NewPet, ok bool) {
+	if !utf8.Valid(data) {
+		return p, false
+	}
+	s := jsonScanner{data: data}
+	s.space()
+	if !s.consume('{') {
+		return p, false
+	}
+	var keys [8][]byte // those seen, to refuse a repeated one
+	nkeys := 0
+	var name, category, status []byte
+	s.space()
+	for !s.consume('}') {
+		if nkeys > 0 && !s.consume(',') {
+			return p, false
+		}
+		s.space()
+		key, escaped, ok := s.str()
+		if !ok || escaped || nkeys == len(keys) {
+			return p, false
+		}
+		for _, k := range keys[:nkeys] {
+			if bytes.Equal(k, key) {
+				return p, false
+			}
+		}
+		keys[nkeys], nkeys = key, nkeys+1
+		s.space()
+		if !s.consume(':') {
+			return p, false
+		}
+		s.space()
+		start := s.i
+		if start < len(data) && (data[start] == '{' || data[start] == '[') || !s.skip(0) {
+			return p, false
+		}
+		switch string(key) {
+		case "name":
+			name = data[start:s.i]
+		case "categoryId":
+			category = data[start:s.i]
+		case "status":
+			status = data[start:s.i]
+		}
+		s.space()
+	}
+	s.space()
+	if s.i != len(data) || name == nil || category == nil || jsonString(name, &p.Name) != nil {
+		return p, false
+	}
+	var err error
+	if p.CategoryID, err = jsonInt64(category); err != nil {
+		return p, false
+	}
+	if status != nil && (jsonString(status, &p.Status) != nil || p.Status == "") {
+		return p, false
+	}
+	return p, true
+}
+
+// decodeNewPetFull is decodeNewPet for any body, with an error that says what is wrong.
+func decodeNewPetFull(data []byte) (NewPet, error) {
 	// JSON text is UTF-8 (RFC 8259 section 8.1); encoding/json would silently turn stray bytes
 	// into U+FFFD, and the client would get back a name it never sent.
 	if !utf8.Valid(data) {
@@ -84,6 +158,13 @@ func jsonString(raw json.RawMessage, dst *string) error {
 	if len(raw) == 0 || raw[0] != '"' {
 		return errors.New("want a string")
 	}
+	// Without escapes, the text between the quotes is the string (raw is a JSON string).
+	if len(raw) >= 2 {
+		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+			*dst = string(inner)
+			return nil
+		}
+	}
 	// encoding/json turns an unpaired surrogate escape (\ud800) into U+FFFD: the client would
 	// get back a name it never sent, as with invalid UTF-8 bytes.
 	if err := checkSurrogates(raw); err != nil {
@@ -131,6 +212,9 @@ func checkSurrogates(raw []byte) error {
 // a float64 cannot tell 9007199254740993.0 from 9007199254740992, and the server must not
 // store a number the client did not send.
 func jsonInt64(raw json.RawMessage) (int64, error) {
+	if n, ok := canonicalInt(raw); ok {
+		return n, nil // the usual case, read without a copy
+	}
 	n, ok := exactInt64(string(raw))
 	if !ok {
 		return 0, errors.New("want an integer in the int64 range")

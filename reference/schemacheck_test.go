@@ -78,7 +78,9 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 // agreement is what one comparison found.
 type agreement struct {
 	body, pet verdict // the compiled checks' decisions (undecided: kin-openapi decides)
-	disagree  string  // "" when every decision was kin-openapi's
+	quick     bool    // quickNewPet decoded the body (else decodeNewPetFull decides)
+	newPet    NewPet  // what quickNewPet decoded
+	disagree  string  // "" when every decision was kin-openapi's (and decodeNewPetFull's)
 }
 
 // compare runs the compiled checks and kin-openapi on one body sent with Content-Type ct.
@@ -109,6 +111,15 @@ func (cp *checkPair) compare(body []byte, ct string) agreement {
 	if got := cp.petCheck(body); (got == nil) != (kinPetErr == nil) && a.disagree == "" {
 		a.disagree = fmt.Sprintf("store.check says %v, kin-openapi %v", got, kinPetErr)
 	}
+	// The handler's own decoding: the one-pass decoder against the full one.
+	var quick bool
+	if a.newPet, quick = quickNewPet(body); quick {
+		full, err := decodeNewPetFull(body)
+		if (err != nil || full != a.newPet) && a.disagree == "" {
+			a.disagree = fmt.Sprintf("quickNewPet %+v, decodeNewPetFull %+v, %v", a.newPet, full, err)
+		}
+	}
+	a.quick = quick
 	return a
 }
 
@@ -165,11 +176,15 @@ func TestCompiledChecksAgreeOnGeneratedCases(t *testing.T) {
 		assert.Empty(t, a.disagree, "body %.200q, Content-Type %q", body, contentType(r))
 		count["NewPet "+verdictWord(a.body)]++
 		count["Pet "+verdictWord(a.pet)]++
+		if a.quick {
+			count["quickNewPet decoded"]++
+		}
 	}
 	t.Logf("%d generated bodies, each compared as createPet's body and as a stored Pet: %v", len(reqs), count)
 	assert.Greater(t, len(reqs), 500)
 	assert.Greater(t, count["NewPet passes"], 100, "the usual bodies pass without kin-openapi")
 	assert.Greater(t, count["NewPet fails"], 100)
+	assert.Greater(t, count["quickNewPet decoded"], 100)
 
 	// The usual bodies pass without kin-openapi.
 	for _, body := range []string{`{"name":"Rex","categoryId":1,"status":"sold"}`, `{"name":"Rex","categoryId":1}`,
