@@ -137,5 +137,12 @@ load-peers:
 load-memory:
 	$(GO) run ./bench/load/cmd/load -memory -duration 2s $(LOADFLAGS)
 
+# The default catalogue, generated cases included, against the in-process reference through a
+# proxy that waits 0, 25 and 100 ms each way: wall time, requests, the most in flight and the
+# verdict, a row each. LATENCYFLAGS='-delays 25ms -fuzz 50' changes them.
+.PHONY: latency
+latency:
+	$(GO) run ./bench/latency/cmd/latency $(LATENCYFLAGS)
+
 clean:
 	rm -rf bin out
