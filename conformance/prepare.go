@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
@@ -47,38 +49,74 @@ func (r *runner) prepare() error {
 	if r.opts.ReadOnly {
 		return nil
 	}
-	var created []map[string]any
-	add := func(status string) bool {
-		pet, err := r.create(status)
-		if err != nil {
-			r.prepErr = r.sess.Redact(err.Error())
-			return false
-		}
-		created = append(created, pet)
-		return true
-	}
-	for i, s := range r.facts.Statuses {
-		want := need.PerStatus
-		if i == 0 {
-			want = max(want, need.OfStatus)
-		}
-		for len(r.fixture.ByStatus[s]) < want {
-			if !add(s) {
-				return nil
-			}
-		}
-	}
-	// The first status value for the rest: what status-default-limit needs is then met by
-	// the animals that default-limit needs anyway.
-	for len(r.fixture.Pets) < need.Animals {
-		if !add(r.facts.Statuses[0]) {
-			return nil
-		}
+	created, err := r.createAll(r.plan(need))
+	if err != nil {
+		r.prepErr = r.sess.Redact(err.Error())
+		return nil
 	}
 	if len(created) > 0 && !r.awaitVisible(need, created) {
 		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", rules.VisibleWithin)
 	}
 	return nil
+}
+
+// plan lists the status of every animal preparation creates, in order: each status's
+// shortfall (the first status's covering OfStatus too), then the first status value for the
+// rest, so that what status-default-limit needs is met by the animals that default-limit
+// needs anyway.
+func (r *runner) plan(need Needs) []string {
+	var plan []string
+	for i, s := range r.facts.Statuses {
+		want := need.PerStatus
+		if i == 0 {
+			want = max(want, need.OfStatus)
+		}
+		for n := len(r.fixture.ByStatus[s]); n < want; n++ {
+			plan = append(plan, s)
+		}
+	}
+	for n := len(r.fixture.Pets) + len(plan); n < need.Animals; n++ {
+		plan = append(plan, r.facts.Statuses[0])
+	}
+	return plan
+}
+
+// createAll creates an animal of each status of plan, on the run's workers, and records
+// them in the fixture in plan order. The first error in plan order is returned, with the
+// animals created before it recorded.
+func (r *runner) createAll(plan []string) ([]map[string]any, error) {
+	pets := make([]map[string]any, len(plan))
+	errs := make([]error, len(plan))
+	sem := make(chan struct{}, r.opts.Workers)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for i, status := range plan {
+		sem <- struct{}{}
+		if failed.Load() {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if pets[i], errs[i] = r.create(status); errs[i] != nil {
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	var created []map[string]any
+	for i, pet := range pets {
+		if errs[i] != nil {
+			return created, errs[i]
+		}
+		if pet == nil {
+			break
+		}
+		r.record(pet, plan[i])
+		created = append(created, pet)
+	}
+	return created, nil
 }
 
 // need is what the selected rules need of the store. A run that is not strict creates for
@@ -231,7 +269,7 @@ func meets(have, want Needs) bool {
 	return have.Animals >= want.Animals && have.PerStatus >= want.PerStatus && have.OfStatus >= want.OfStatus
 }
 
-// create adds one animal with the given status, records it in the fixture and returns it.
+// create adds one animal with the given status and returns it.
 func (r *runner) create(status string) (map[string]any, error) {
 	body := rules.PetBody(r.facts, r.fixture, r.facts.Statuses[0])
 	body["status"] = status
@@ -239,11 +277,15 @@ func (r *runner) create(status string) (map[string]any, error) {
 	if err := r.fetch(http.MethodPost, "/pets", body, http.StatusCreated, &pet); err != nil {
 		return nil, err
 	}
+	return pet, nil
+}
+
+// record adds an animal preparation created to the fixture.
+func (r *runner) record(pet map[string]any, status string) {
 	if int64(len(r.fixture.Pets)) < r.facts.Limit.Max {
 		r.fixture.Pets = append(r.fixture.Pets, pet)
 	}
 	r.fixture.ByStatus[status] = append(r.fixture.ByStatus[status], pet)
-	return pet, nil
 }
 
 func (r *runner) fetch(method, path string, in any, want int, out any) error {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,6 +76,12 @@ type Options struct {
 	FailFast bool
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
+	// Workers is how many rules, and generated cases of a rule, run at once; zero means
+	// DefaultWorkers. A rule's own requests stay in order, and the report is in catalogue
+	// order whatever order the rules finish in.
+	Workers int
+	// Rate caps the requests per second of the whole run (0: no cap), for a shared staging.
+	Rate float64
 	// Finished, if set, is called with each rule's result once it is final (waivers
 	// applied), in catalogue order, one call at a time: n counts from 1 to total.
 	Finished func(n, total int, res Result)
@@ -82,6 +89,12 @@ type Options struct {
 	// wait sleeps between retries; nil means a real sleep. Tests make it instant.
 	wait func(context.Context, time.Duration) error
 }
+
+// DefaultWorkers is how many rules run at once when Options.Workers is zero: as many
+// connections as a browser opens to one host, which any service meant for clients takes in
+// its stride, and enough to hide a round trip of 50 ms (a staging server in another region).
+// A shared staging that wants less gets --workers 1 or --rate.
+const DefaultWorkers = 8
 
 // ErrKeyRefused is wrapped by Run's error when the target answers 401 to the run's own
 // authenticated listing: the key is wrong or missing, so no rule could be judged.
@@ -105,27 +118,86 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, rule := range r.rules {
-		if opts.Progress != nil {
-			opts.Progress(i+1, len(r.rules), rule.ID)
-		}
-		res := r.run(rule)
-		if ctx.Err() != nil {
-			return nil, ErrCancelled
-		}
-		r.report.Results = append(r.report.Results, res)
-		if opts.Finished != nil {
-			opts.Finished(i+1, len(r.rules), res)
-		}
-		if opts.FailFast && rule.Severity == Must && (res.Status == Fail || res.Status == Error) {
-			for _, rest := range r.rules[i+1:] {
-				r.report.Results = append(r.report.Results, Result{ID: rest.ID, Section: rest.Section, Severity: rest.Severity,
-					Title: rest.Title, Status: Skip, Reason: "not run: --fail-fast stopped the run after " + rule.ID})
-			}
-			break
-		}
+	r.runAll(nil)
+	if ctx.Err() != nil {
+		return nil, ErrCancelled
 	}
 	return r.finish(), nil
+}
+
+// runAll runs the selected rules on Options.Workers workers and appends their results to
+// the report in catalogue order, whatever order they finish in. The rules that create
+// nothing run first, the others once those have finished. Each result is passed to
+// Options.Finished and then to each (if not nil), in catalogue order, one at a time. With
+// FailFast, the first Must rule that fails or errs stops the dispatch, and every rule after
+// it is reported skipped, even one that had started.
+func (r *runner) runAll(each func(res Result)) {
+	n := len(r.rules)
+	results := make([]Result, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	var stop atomic.Bool
+	var callbacks sync.Mutex // Progress and Finished are called one at a time
+	sem := make(chan struct{}, r.opts.Workers)
+	go func() {
+		// The rules that create nothing judge the prepared store before the rules that
+		// write change it (a store whose listing lags behind writes shows what it held).
+		var order []int
+		for _, phase := range []bool{false, true} {
+			for i, rule := range r.rules {
+				if rule.Writes() == phase {
+					order = append(order, i)
+				}
+			}
+		}
+		var dispatched sync.WaitGroup // the rules started so far
+		for k, i := range order {
+			rule := r.rules[i]
+			if k > 0 && rule.Writes() && !r.rules[order[k-1]].Writes() {
+				dispatched.Wait()
+			}
+			sem <- struct{}{}
+			if stop.Load() || r.ctx.Err() != nil {
+				<-sem
+				close(done[i])
+				continue
+			}
+			if r.opts.Progress != nil {
+				callbacks.Lock()
+				r.opts.Progress(i+1, n, rule.ID)
+				callbacks.Unlock()
+			}
+			dispatched.Add(1)
+			go func() {
+				defer func() { <-sem; close(done[i]); dispatched.Done() }()
+				results[i] = r.run(rule)
+			}()
+		}
+	}()
+	stoppedAt := ""
+	for i, rule := range r.rules {
+		<-done[i]
+		res := results[i]
+		if stoppedAt != "" {
+			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title, Status: Skip,
+				Reason: "not run: --fail-fast stopped the run after " + stoppedAt}
+		}
+		r.report.Results = append(r.report.Results, res)
+		callbacks.Lock()
+		if r.opts.Finished != nil {
+			r.opts.Finished(i+1, n, res)
+		}
+		if each != nil {
+			each(res)
+		}
+		callbacks.Unlock()
+		if stoppedAt == "" && r.opts.FailFast && rule.Severity == Must && (res.Status == Fail || res.Status == Error) {
+			stoppedAt = rule.ID
+			stop.Store(true)
+		}
+	}
 }
 
 // NotRunReport is the report of a run that could not be made (an unreachable target, a
@@ -168,6 +240,8 @@ type runner struct {
 	start   time.Time
 	// waitedInVain: a generated case waited in vain for an animal it created.
 	waitedInVain atomic.Bool
+	// claimed is the room under --max-creates that running rules and cases hold.
+	claimed atomic.Int64
 }
 
 func newRunner(ctx context.Context, target Target, opts Options) (*runner, error) {
@@ -201,6 +275,12 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if opts.MaxCreates <= 0 {
 		opts.MaxCreates = DefaultMaxCreates
 	}
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.Rate < 0 {
+		return nil, fmt.Errorf("conformance: --rate %g: want requests per second, 0 (no cap) or more", opts.Rate)
+	}
 	if opts.Fuzz < 0 {
 		return nil, fmt.Errorf("conformance: --fuzz %d: want a number of combinations, 0 or more", opts.Fuzz)
 	}
@@ -216,7 +296,7 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 		return nil, err
 	}
 	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
-		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f})
+		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate})
 	if err != nil {
 		return nil, err
 	}
@@ -279,10 +359,6 @@ func (r *runner) skipReason(rule Rule) string {
 	if rule.Creates && r.opts.ReadOnly {
 		return "creates animals (or would, on a non-conforming target) and the run is read-only"
 	}
-	// A hand-written rule creates at most two animals: it starts only if both fit.
-	if n := r.sess.Created(); rule.Creates && n+2 > int64(r.opts.MaxCreates) {
-		return fmt.Sprintf("creates animals, and the run has created %d of its --max-creates %d", n, r.opts.MaxCreates)
-	}
 	if op, ok := r.facts.ByID[rule.Op]; ok {
 		day := op.Sunset.Format(time.DateOnly)
 		clock := r.opts.Now.UTC().Format(time.RFC3339)
@@ -314,6 +390,15 @@ func (r *runner) run(rule Rule) Result {
 	if r.prepErr != "" && (rule.Needs != Needs{}) {
 		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
 		return res
+	}
+	// A hand-written rule creates at most two animals: it starts only if both fit.
+	if rule.Creates {
+		release := r.reserve(2)
+		if release == nil {
+			res.Status, res.Reason = Skip, fmt.Sprintf("creates animals, and the run has created %d of its --max-creates %d", r.sess.Created(), r.opts.MaxCreates)
+			return res
+		}
+		defer release()
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
 	check := r.newCheck(rule, rec)
@@ -392,13 +477,34 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder) *Check {
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
 	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
 		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.wait,
-		Recorder: rec, Scratch: func() rules.Recorder { return rec.Scratch() },
+		Recorder: recorder{rec}, Scratch: func() rules.Recorder { return recorder{rec.Scratch()} },
 		Send: func(rec rules.Recorder, req *http.Request, open bool) (*http.Response, error) {
-			return r.sess.Do(rec.(*exchange.Recorder), open, req)
+			return r.sess.Do(rec.(recorder).Recorder, open, req)
 		},
-		Seed: r.opts.Seed, ReadOnly: r.opts.ReadOnly, MaxCreates: r.opts.MaxCreates, Created: r.sess.Created,
+		Workers: r.opts.Workers,
+		Seed:    r.opts.Seed, ReadOnly: r.opts.ReadOnly, MaxCreates: r.opts.MaxCreates, Reserve: r.reserve,
 		WaitedInVain: &r.waitedInVain}, r.facts.ByID[spec.OpCreate])
 }
+
+// reserve claims room for n more animals under --max-creates while a rule or case runs:
+// the animals created so far and the claims in flight stay within the cap, however many
+// workers create at once. It returns nil when there is no room.
+func (r *runner) reserve(n int) (release func()) {
+	for {
+		held := r.claimed.Load()
+		if r.sess.Created()+held+int64(n) > int64(r.opts.MaxCreates) {
+			return nil
+		}
+		if r.claimed.CompareAndSwap(held, held+int64(n)) {
+			return func() { r.claimed.Add(-int64(n)) }
+		}
+	}
+}
+
+// recorder is the session's recorder as a check sees it.
+type recorder struct{ *exchange.Recorder }
+
+func (r recorder) Absorb(src rules.Recorder) { r.Recorder.Absorb(src.(recorder).Recorder) }
 
 // keepExchanges cuts a failed rule's exchanges to exchange.MaxExchanges: the last ones, or, when a
 // rule of many requests (a case family) failed early, the ones its failures point at.

@@ -17,10 +17,8 @@ func RunT(t *testing.T, target Target, opts Options) *Report {
 	if err != nil {
 		t.Fatalf("conformance: %v", err)
 	}
-	for _, rule := range r.rules {
-		t.Run(rule.ID, func(t *testing.T) {
-			res := r.run(rule)
-			r.report.Results = append(r.report.Results, res)
+	r.runAll(func(res Result) {
+		t.Run(res.ID, func(t *testing.T) {
 			var details strings.Builder
 			report.WriteDetails(&details, res)
 			switch res.Status {
@@ -34,7 +32,7 @@ func RunT(t *testing.T, target Target, opts Options) *Report {
 				t.Skip(res.Reason)
 			}
 		})
-	}
+	})
 	rep := r.finish()
 	for _, g := range rep.GateFailures {
 		t.Errorf("conformance: %s", g.Message)

@@ -25,6 +25,10 @@ type ClientOptions struct {
 // megabytes of headers gets a transport error, not the harness's memory.
 const maxResponseHeaderBytes = 64 << 10
 
+// maxIdlePerHost keeps a connection per worker open between requests (Go's default keeps
+// two, and a run of concurrent workers would then open a new connection for most requests).
+const maxIdlePerHost = 64
+
 // NewClient returns the client a run uses: bounded in time, following no redirect, reading
 // at most 64 KiB of response headers, and trusting the extra authorities of o.
 func NewClient(o ClientOptions) (*http.Client, error) {
@@ -65,11 +69,17 @@ func harden(c *http.Client) *http.Client {
 	case nil:
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxResponseHeaderBytes = maxResponseHeaderBytes
+		t.MaxIdleConnsPerHost = maxIdlePerHost
 		out.Transport = t
 	case *http.Transport:
-		if tr.MaxResponseHeaderBytes <= 0 || tr.MaxResponseHeaderBytes > maxResponseHeaderBytes {
+		hdr := tr.MaxResponseHeaderBytes
+		if hdr <= 0 || hdr > maxResponseHeaderBytes {
+			hdr = maxResponseHeaderBytes
+		}
+		if hdr != tr.MaxResponseHeaderBytes || tr.MaxIdleConnsPerHost < maxIdlePerHost {
 			t := tr.Clone()
-			t.MaxResponseHeaderBytes = maxResponseHeaderBytes
+			t.MaxResponseHeaderBytes = hdr
+			t.MaxIdleConnsPerHost = max(tr.MaxIdleConnsPerHost, maxIdlePerHost)
 			out.Transport = t
 		}
 	}

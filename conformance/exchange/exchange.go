@@ -46,6 +46,8 @@ type Config struct {
 	Headers http.Header
 	// Wait sleeps between retries; nil means Sleep. Tests make it instant.
 	Wait func(context.Context, time.Duration) error
+	// Rate caps the requests per second of the session, across its workers (0: no cap).
+	Rate float64
 	// Facts are the description's, read once.
 	Facts *spec.Facts
 }
@@ -85,7 +87,7 @@ func New(cfg Config) (*Session, error) {
 	bare.RawQuery, bare.ForceQuery = "", false
 	return &Session{client: harden(client), timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
-		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov}, nil
+		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov, pace: newPacer(cfg.Rate)}, nil
 }
 
 var versionSegment = regexp.MustCompile(`^v[0-9]+$`)

@@ -48,6 +48,7 @@ type Session struct {
 	requests  atomic.Int64
 	coverage  *coverage.Tracker
 	headers   http.Header // Options.Headers, on every request
+	pace      *pacer
 	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
 	wait func(context.Context, time.Duration) error
 }
@@ -240,17 +241,27 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 		r := s.route(req)
 		rt = &r
 	}
+	turn := s.pace.begin()
+	defer turn.end()
 	var waited time.Duration
-	for {
+	for retrying := false; ; retrying = true {
+		if d := s.pace.slot(retrying); d > 0 {
+			if err := s.wait(req.Context(), d); err != nil {
+				return nil, nil, false, err
+			}
+		}
 		resp, body, truncated, err := s.sendOnce(req, rt)
 		if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
 			return resp, body, truncated, err
 		}
+		s.pace.rateLimited()
+		turn.take()
 		d := retryAfter(resp.Header.Get("Retry-After"), time.Now())
 		if waited+d > retryBudget {
 			return nil, nil, false, fmt.Errorf("%w: %s %s still answered %d after %s of retries", ErrRateLimited,
 				req.Method, req.URL.Path, resp.StatusCode, waited)
 		}
+		s.pace.pause(d)
 		if err := s.wait(req.Context(), d); err != nil {
 			return nil, nil, false, err
 		}
@@ -457,4 +468,24 @@ func (r *Recorder) FailureCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.failures)
+}
+
+// Absorb appends what src recorded to r, its failures pointing at their exchanges' new
+// places; a request src got no answer to is then r's too. src must be an *exchange.Recorder
+// no one records into any more (a generated case's, merged in order).
+func (r *Recorder) Absorb(s *Recorder) {
+	failures, exchanges := s.Results()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	offset := len(r.exchanges)
+	r.exchanges = append(r.exchanges, exchanges...)
+	for _, f := range failures {
+		if f.Exchange >= 0 {
+			f.Exchange += offset
+		}
+		r.failures = append(r.failures, f)
+	}
+	if na := s.NoAnswer(); na != "" {
+		r.noAnswer = na
+	}
 }

@@ -51,21 +51,15 @@ func caseRules(f *facts) []Rule {
 			}
 			rules = append(rules, Rule{
 				ID: op.ID + "/cases-" + fam.family, Section: fam.section, Severity: Must, Op: op.ID,
-				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Needs: caseNeeds(f, op, fam.family),
+				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Needs: caseNeeds(f, op, fam.family), Unsafe: unsafe(op),
 				Check: func(c *Check) { runFamily(c, f, op, fam.family) },
 			})
 		}
 	}
 	return append(rules, Rule{
-		ID: "errors/cases-routes", Section: "7; 4", Severity: Must,
+		ID: "errors/cases-routes", Section: "7; 4", Severity: Must, Unsafe: true,
 		Title: "a path no operation has, a trailing slash, or a method the spec does not give a path: never a 5xx, and a 4xx carries an Error record",
-		Check: func(c *Check) {
-			for _, k := range newGenerator(c, f, "errors/cases-routes").Routes(f.Ops) {
-				if !runCase(c, f, k, false) {
-					return
-				}
-			}
-		},
+		Check: func(c *Check) { runCases(c, f, newGenerator(c, f, "errors/cases-routes").Routes(f.Ops), false) },
 	})
 }
 
@@ -82,21 +76,22 @@ func fuzzRules(f *facts, n int) []Rule {
 			continue
 		}
 		rules = append(rules, Rule{
-			ID: op.ID + "/cases-fuzz", Section: "4; 5; 7", Severity: Must, Op: op.ID,
+			ID: op.ID + "/cases-fuzz", Section: "4; 5; 7", Severity: Must, Op: op.ID, Unsafe: unsafe(op),
 			Title: fmt.Sprintf("%s: %d random combinations of variants (--fuzz, --seed) get the answer the document gives them; a failing one is shrunk", op.ID, k),
 			Needs: Needs{Animals: int(f.Limit.Default) + 1},
 			Check: func(c *Check) {
 				g := newGenerator(c, f, op.ID+"/cases-fuzz")
 				rng := rand.New(rand.NewPCG(c.cases.seed, hash("fuzz/"+op.ID)))
-				for _, k := range g.Random(op, rng, k) {
-					if !runCase(c, f, k, true) {
-						return
-					}
-				}
+				runCases(c, f, g.Random(op, rng, k), true)
 			},
 		})
 	}
 	return rules
+}
+
+// unsafe: requests of op's method may change the store (RFC 9110 9.2.1).
+func unsafe(op spec.Operation) bool {
+	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
 }
 
 // caseNeeds: a listing's cases need more animals than the default limit, of every status (a
@@ -114,16 +109,76 @@ func caseNeeds(f *facts, op spec.Operation, family string) Needs {
 
 func runFamily(c *Check, f *facts, op spec.Operation, family string) {
 	g := newGenerator(c, f, op.ID+"/"+family)
+	ks := g.Cases(op, family)
 	var probes []probe
-	for _, k := range g.Cases(op, family) {
-		if !runCase(c, f, k, false) {
-			return
-		}
-		if k.RangeProbe {
-			probes = append(probes, probe{k, c.cases.lastStatus, c.rec.ExchangeCount() - 1})
+	for _, o := range runCases(c, f, ks, false) {
+		if ks[o.index].RangeProbe {
+			probes = append(probes, probe{ks[o.index], o.lastStatus, o.lastExchange})
 		}
 	}
 	judgeRange(c, probes)
+}
+
+// caseOutcome is what one case showed, once merged into the rule's recorder.
+type caseOutcome struct {
+	index        int
+	lastStatus   int // the status of the case's last answer (0: none)
+	lastExchange int // the index, in the rule's recorder, of the case's last exchange
+}
+
+// runCases sends ks on up to the run's workers at once, each case's own requests in order,
+// and merges what each showed into the rule's recorder in the order of ks, so that the
+// report does not depend on timing. After a case the target did not answer, no further
+// case is sent or reported: the rule is then inconclusive, and sending the rest would only
+// wait out more timeouts. It returns the outcomes of the cases merged.
+func runCases(c *Check, f *facts, ks []cases.Case, shrink bool) []caseOutcome {
+	type result struct {
+		sub  *Check
+		done chan struct{}
+	}
+	results := make([]result, len(ks))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	var halt atomic.Bool
+	sem := make(chan struct{}, max(c.workers, 1))
+	go func() {
+		for i, k := range ks {
+			sem <- struct{}{}
+			if halt.Load() || c.Ctx.Err() != nil {
+				<-sem
+				close(results[i].done)
+				continue
+			}
+			go func() {
+				defer func() { <-sem; close(results[i].done) }()
+				sub := c.fork()
+				if !runCase(sub, f, k, shrink) {
+					halt.Store(true)
+				}
+				results[i].sub = sub
+			}()
+		}
+	}()
+	var out []caseOutcome
+	stopped := false
+	for i := range results {
+		<-results[i].done
+		sub := results[i].sub
+		if stopped || sub == nil {
+			stopped = true
+			continue
+		}
+		c.rec.Absorb(sub.rec)
+		c.cases.ran += sub.cases.ran
+		if sub.cases.skipped > 0 {
+			c.cases.skipped += sub.cases.skipped
+			c.cases.skipWhy = sub.cases.skipWhy
+		}
+		out = append(out, caseOutcome{index: i, lastStatus: sub.cases.lastStatus, lastExchange: c.rec.ExchangeCount() - 1})
+		stopped = !sub.rec.Answered()
+	}
+	return out
 }
 
 // probe is a range probe, the status it got and the exchange that shows it.
@@ -233,18 +288,22 @@ func jsonText(v any) string {
 // no answer: the rule is then inconclusive, and sending the rest would only wait out more
 // timeouts.
 func runCase(c *Check, f *facts, k cases.Case, shrink bool) bool {
-	if ok, why := c.cases.mayCreate(k.Creates); !ok {
+	release, why := c.cases.mayCreate(k.Creates)
+	if release == nil {
 		c.cases.skipped++
 		c.cases.skipWhy = why
 		return true
 	}
+	defer release()
 
 	if shrink && len(k.Mutations()) > 1 {
 		if failed := c.probe(func() { judgeCase(c, f, k) }); failed {
 			small := cases.Shrink(k, func(cand cases.Case) bool {
-				if ok, _ := c.cases.mayCreate(cand.Creates); !ok {
+				release, _ := c.cases.mayCreate(cand.Creates)
+				if release == nil {
 					return false
 				}
+				defer release()
 				return c.probe(func() { judgeCase(c, f, cand) })
 			})
 			if len(small.Mutations()) < len(k.Mutations()) {
@@ -266,10 +325,12 @@ type caseState struct {
 	seed       uint64
 	readOnly   bool
 	maxCreates int
-	created    func() int64
-	ran        int
-	skipped    int
-	skipWhy    string
+	// reserve claims room for n more animals under --max-creates for as long as a case
+	// runs (nil release: none left); the claims of cases in flight count as created.
+	reserve func(n int) (release func())
+	ran     int
+	skipped int
+	skipWhy string
 	// lastStatus is the status of the latest case's answer (0: none).
 	lastStatus int
 	// create is createPet, whose success status range refusals are judged against.
@@ -279,16 +340,19 @@ type caseState struct {
 	waitedInVain *atomic.Bool
 }
 
-func (s *caseState) mayCreate(creates bool) (bool, string) {
+// mayCreate returns the release of the room a case that creates claims (a no-op for one
+// that does not), or nil and why the case may not be sent.
+func (s *caseState) mayCreate(creates bool) (release func(), why string) {
 	switch {
 	case !creates:
-		return true, ""
+		return func() {}, ""
 	case s.readOnly:
-		return false, "the run is read-only and the case may create an animal"
-	case s.created() >= int64(s.maxCreates):
-		return false, fmt.Sprintf("the run has created %d animals, its --max-creates", s.maxCreates)
+		return nil, "the run is read-only and the case may create an animal"
 	}
-	return true, ""
+	if release = s.reserve(1); release == nil {
+		return nil, fmt.Sprintf("the run has created %d animals, its --max-creates", s.maxCreates)
+	}
+	return release, ""
 }
 
 // judgeCase sends k and checks the answer against its verdict.

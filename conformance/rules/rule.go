@@ -63,6 +63,10 @@ type Rule struct {
 	// Creates says the check itself sends requests that create animals (or would, on a
 	// non-conforming target); --read-only skips such rules.
 	Creates bool
+	// Unsafe says the check sends requests of methods that may change the store (POST and
+	// the like) even when Creates is false: generated cases, most of which a conforming
+	// service refuses, and a read-only run sends those that create nothing.
+	Unsafe bool
 	// Open marks a probe of what the document leaves open (an out-of-range limit, say): a
 	// 4xx answer passes validation with any status as long as its body is an Error record.
 	Open bool
@@ -72,6 +76,10 @@ type Rule struct {
 	// Check runs the requests and assertions through c.
 	Check func(c *Check)
 }
+
+// Writes reports whether the rule may change the store: the runner judges the store
+// with the rules that do not before it runs those that do.
+func (r Rule) Writes() bool { return r.Creates || r.Unsafe }
 
 // Clients are the two httpexpect clients a check uses, both rooted at the target's base URL.
 type Clients struct {
@@ -91,6 +99,9 @@ type Recorder interface {
 	ExchangeCount() int
 	// Answered reports whether every request so far got an answer.
 	Answered() bool
+	// Absorb appends what src recorded (failures, exchanges, a missing answer) to this
+	// recorder; src comes from the same Env's Scratch.
+	Absorb(src Recorder)
 	// SetCase makes later failures carry a generated case's words, section, verdict and
 	// reasoning; empty words end the case.
 	SetCase(words, section, verdict, reason string)
@@ -114,13 +125,17 @@ type Env struct {
 	Send func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
 	// Wait sleeps between attempts (ending with ctx).
 	Wait func(context.Context, time.Duration) error
-	// Seed, ReadOnly, MaxCreates and Created bound the generated cases; WaitedInVain is
+	// Seed, ReadOnly, MaxCreates and Reserve bound the generated cases; WaitedInVain is
 	// shared by the run's rules: once a created animal never showed up, later cases do not
 	// wait again.
-	Seed         uint64
-	ReadOnly     bool
-	MaxCreates   int
-	Created      func() int64
+	Seed uint64
+	// Workers is how many generated cases of a rule may be in flight at once.
+	Workers    int
+	ReadOnly   bool
+	MaxCreates int
+	// Reserve claims room for n more animals under MaxCreates while a case or rule runs;
+	// it returns nil when there is none.
+	Reserve      func(n int) (release func())
 	WaitedInVain *atomic.Bool
 }
 
@@ -143,14 +158,26 @@ type Check struct {
 	wait    func(context.Context, time.Duration) error
 	send    func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
 	cases   *caseState
+	workers int
 }
 
 // NewCheck returns the check of one rule.
 func NewCheck(e Env, create spec.Operation) *Check {
 	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, BaseURL: e.BaseURL,
-		rec: e.Recorder, scratch: e.Scratch, key: e.Key, wait: e.Wait, send: e.Send,
-		cases: &caseState{seed: e.Seed, readOnly: e.ReadOnly, maxCreates: e.MaxCreates, created: e.Created,
+		rec: e.Recorder, scratch: e.Scratch, key: e.Key, wait: e.Wait, send: e.Send, workers: e.Workers,
+		cases: &caseState{seed: e.Seed, readOnly: e.ReadOnly, maxCreates: e.MaxCreates, reserve: e.Reserve,
 			create: create, waitedInVain: e.WaitedInVain}}
+}
+
+// fork is a copy of c for one generated case: its own recorder and counts, the same
+// clients, budget and clock.
+func (c *Check) fork() *Check {
+	sub := *c
+	sub.rec = c.scratch()
+	cs := *c.cases
+	cs.ran, cs.skipped, cs.skipWhy, cs.lastStatus = 0, 0, "", 0
+	sub.cases = &cs
+	return &sub
 }
 
 // Cases counts the generated cases the check sent and those it did not, with why.
