@@ -107,15 +107,31 @@ func (s *store) statusIndex(v string) (uint8, bool) {
 	return 0, false
 }
 
-// record encodes p, whose status must be valid.
-func (s *store) record(p NewPet) []byte {
+// record appends the record of p, whose status must be valid, to dst.
+func (s *store) record(dst []byte, p NewPet) []byte {
 	st, _ := s.statusIndex(p.Status)
+	dst = append(dst, st)
+	dst = binary.AppendVarint(dst, p.CategoryID)
+	if plainJSONString(p.Name) {
+		dst = binary.AppendUvarint(dst, uint64(len(p.Name)+2))
+		dst = append(dst, '"')
+		dst = append(dst, p.Name...)
+		return append(dst, '"')
+	}
 	name, _ := json.Marshal(p.Name) // a string always marshals
-	rec := make([]byte, 0, 1+binary.MaxVarintLen64*2+len(name))
-	rec = append(rec, st)
-	rec = binary.AppendVarint(rec, p.CategoryID)
-	rec = binary.AppendUvarint(rec, uint64(len(name)))
-	return append(rec, name...)
+	dst = binary.AppendUvarint(dst, uint64(len(name)))
+	return append(dst, name...)
+}
+
+// plainJSONString reports whether json.Marshal writes s as it is between quotes: printable
+// ASCII without the characters it escapes (", \, and <, >, & for HTML).
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // add stores p, whose status must be valid, and appends its JSON encoding to dst. It fails
@@ -125,7 +141,8 @@ func (s *store) record(p NewPet) []byte {
 // writer), on the encoding with the next id; if another animal took that id meanwhile, the
 // encoding is made and checked again with the id after it.
 func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
-	rec := s.record(p)
+	var small [64]byte // a usual record fits: no allocation (put copies it into the arena)
+	rec := s.record(small[:0], p)
 	start := len(dst)
 	for {
 		s.mu.RLock()
@@ -237,7 +254,7 @@ func (s *store) reset(seed []NewPet) error {
 	c := s.empty()
 	var buf []byte
 	for i, p := range seed {
-		rec := s.record(p)
+		rec := s.record(nil, p)
 		if s.check != nil {
 			buf = s.appendPetJSON(buf[:0], int64(i)+1, rec)
 			if err := s.check(buf); err != nil {

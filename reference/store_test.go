@@ -114,3 +114,17 @@ func BenchmarkServe(b *testing.B) {
 		}
 	}
 }
+
+// A name of printable ASCII is stored as it is between quotes, any other through
+// json.Marshal: either way the encoding is json.Marshal's, for every ASCII character.
+func TestRecordEncodesNamesAsEncodingJSON(t *testing.T) {
+	s := newStore([]string{"sold"}, 1000)
+	for c := range 128 {
+		name := "a" + string(rune(c)) + "b"
+		got, id, err := s.add(nil, NewPet{Name: name, CategoryID: 1})
+		require.NoError(t, err)
+		want, err := json.Marshal(Pet{ID: id, Name: name, CategoryID: 1})
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "character %#x", c)
+	}
+}
