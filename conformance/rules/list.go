@@ -127,7 +127,8 @@ func listing(c *Check, req *httpexpect.Request, max int64, status string) {
 	}
 	switch {
 	case int64(len(list)) > max:
-		c.Expectf(fmt.Sprintf("at most %d animals", max), fmt.Sprint(len(list)), "the listing holds %d animals, more than %d", len(list), max)
+		n := animals(int64(len(list)))
+		c.Expectf("at most "+animals(max), n, "the listing holds %s, want at most %s", n, animals(max))
 	case len(list) == 0:
 		c.Expectf("at least 1 animal", "0", "the listing is empty while animals exist")
 	}
