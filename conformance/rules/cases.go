@@ -463,7 +463,7 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 		}
 		limit, filter := listSemantics(f, k.Request)
 		if int64(len(pets)) > limit {
-			c.Expectf(fmt.Sprintf("at most %d animals", limit), fmt.Sprintf("%d animals", len(pets)),
+			c.Expectf("at most "+animals(limit), animals(int64(len(pets))),
 				"the listing holds more animals than the limit allows (4.1 rule 1; 8)")
 		}
 		if filter != nil {
