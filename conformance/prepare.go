@@ -141,15 +141,23 @@ func (r *runner) need() Needs {
 	return need
 }
 
+// listByStatus lists the animals of each status value, side by side, into fx.
 func (r *runner) listByStatus(need Needs, fx *Fixture) error {
 	if need.PerStatus == 0 && need.OfStatus == 0 {
 		return nil
 	}
-	for _, s := range r.facts.Statuses {
-		var err error
-		if fx.ByStatus[s], err = r.list(s); err != nil {
-			return err
+	lists := make([][]map[string]any, len(r.facts.Statuses))
+	errs := make([]error, len(r.facts.Statuses))
+	var wg sync.WaitGroup
+	for i, s := range r.facts.Statuses {
+		wg.Go(func() { lists[i], errs[i] = r.list(s) })
+	}
+	wg.Wait()
+	for i, s := range r.facts.Statuses {
+		if errs[i] != nil {
+			return errs[i]
 		}
+		fx.ByStatus[s] = lists[i]
 	}
 	return nil
 }
@@ -160,11 +168,11 @@ func (r *runner) listByStatus(need Needs, fx *Fixture) error {
 func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	fresh := &Fixture{ByStatus: map[string][]map[string]any{}}
 	visible := rules.Eventually(r.ctx, r.sess.Wait, func() bool {
-		var err error
-		if fresh.Pets, err = r.list(""); err != nil {
-			return false
-		}
-		if r.listByStatus(need, fresh) != nil {
+		var err, byStatus error
+		var wg sync.WaitGroup
+		wg.Go(func() { byStatus = r.listByStatus(need, fresh) })
+		fresh.Pets, err = r.list("")
+		if wg.Wait(); err != nil || byStatus != nil {
 			return false
 		}
 		shown := rules.IDSet(fresh.Pets)

@@ -76,9 +76,9 @@ type Options struct {
 	FailFast bool
 	// Progress, if set, is called before each rule runs with its position (from 1) and ID.
 	Progress func(n, total int, id string)
-	// Workers is how many rules, and generated cases of a rule, run at once; zero means
-	// DefaultWorkers. A rule's own requests stay in order, and the report is in catalogue
-	// order whatever order the rules finish in.
+	// Workers is how many requests are in flight at once, from rules and generated cases
+	// running side by side; zero means DefaultWorkers. A rule's own requests stay in order,
+	// and the report is in catalogue order whatever order the rules finish in.
 	Workers int
 	// Rate caps the requests per second of the whole run (0: no cap), for a shared staging.
 	Rate float64
@@ -296,7 +296,7 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 		return nil, err
 	}
 	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
-		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate})
+		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}

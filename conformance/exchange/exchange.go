@@ -46,6 +46,8 @@ type Config struct {
 	Headers http.Header
 	// Wait sleeps between retries; nil means Sleep. Tests make it instant.
 	Wait func(context.Context, time.Duration) error
+	// Workers caps the requests in flight at once, across every rule and case (0: one).
+	Workers int
 	// Rate caps the requests per second of the session, across its workers (0: no cap).
 	Rate float64
 	// Facts are the description's, read once.
@@ -87,7 +89,8 @@ func New(cfg Config) (*Session, error) {
 	bare.RawQuery, bare.ForceQuery = "", false
 	return &Session{client: harden(client), timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
-		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov, pace: newPacer(cfg.Rate)}, nil
+		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov, pace: newPacer(cfg.Rate),
+		inflight: make(chan struct{}, max(cfg.Workers, 1))}, nil
 }
 
 var versionSegment = regexp.MustCompile(`^v[0-9]+$`)

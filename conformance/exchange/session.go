@@ -49,6 +49,8 @@ type Session struct {
 	coverage  *coverage.Tracker
 	headers   http.Header // Options.Headers, on every request
 	pace      *pacer
+	// inflight holds a token per request on the wire: at most Config.Workers at once.
+	inflight chan struct{}
 	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
 	wait func(context.Context, time.Duration) error
 }
@@ -289,6 +291,12 @@ func retryAfter(v string, now time.Time) time.Duration {
 }
 
 func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byte, bool, error) {
+	select {
+	case s.inflight <- struct{}{}:
+		defer func() { <-s.inflight }()
+	case <-req.Context().Done():
+		return nil, nil, false, req.Context().Err()
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)

@@ -55,7 +55,21 @@ func TestSameThroughTheProxy(t *testing.T) {
 	assert.Equal(t, want.Requests, row.Report.Requests)
 	assert.EqualValues(t, row.Report.Requests, row.Requests, "requests the run counted, and the proxy")
 	assert.GreaterOrEqual(t, row.MaxInFlight, int64(1))
+	assert.LessOrEqual(t, row.MaxInFlight, int64(conformance.DefaultWorkers), "never more requests in flight than workers")
 	assert.Zero(t, direct.Proxy.Stats().Requests, "the direct run bypassed its proxy")
+}
+
+// --workers bounds the requests in flight, whatever the rules and cases running side by
+// side: through the proxy, the most in flight at once is at most the workers asked for.
+func TestWorkersBoundRequestsInFlight(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		o := opts
+		o.Workers = workers
+		row, err := measure.Run(context.Background(), 0, o)
+		require.NoError(t, err)
+		assert.True(t, row.Report.Conforming())
+		assert.LessOrEqual(t, row.MaxInFlight, int64(workers), "workers %d", workers)
+	}
 }
 
 // BenchmarkRunThroughDelay is the default catalogue (generated cases included) against a

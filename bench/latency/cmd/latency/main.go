@@ -61,14 +61,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, measureRo
 	if *fuzz < 0 {
 		return cli.Usagef("latency: -fuzz %d: want 0 or more", *fuzz)
 	}
-	opts := conformance.Options{Seed: *seed, Fuzz: *fuzz}
-	// TODO(issue 14, item 1): conformance.Options has no Workers field yet: the runner sends
-	// one request at a time. When the concurrent runner adds conformance.Options.Workers,
-	// set opts.Workers = *workers here, say so in the header line below, and drop this check.
-	runner := "sequential runner (conformance.Options has no Workers field yet)"
-	if *workers != 0 {
-		return cli.Usagef("latency: -workers %d: the conformance runner is sequential; conformance.Options has no Workers field yet", *workers)
+	if *workers < 0 {
+		return cli.Usagef("latency: -workers %d: want 1 or more (0: the runner's default)", *workers)
 	}
+	opts := conformance.Options{Seed: *seed, Fuzz: *fuzz, Workers: *workers}
+	runner := fmt.Sprintf("%d workers", cmp.Or(*workers, conformance.DefaultWorkers))
 
 	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %s; seed %d, fuzz %d\n\n",
 		runtime.NumCPU(), loadAverage(), runtime.Version(), runner, *seed, *fuzz)

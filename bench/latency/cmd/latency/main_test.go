@@ -52,7 +52,7 @@ func TestDefaultRows(t *testing.T) {
 	for _, o := range f.opts {
 		assert.Equal(t, conformance.Options{Seed: 1}, o, "the default run, generated cases included, one seed for every row")
 	}
-	assert.Contains(t, out.String(), "sequential runner")
+	assert.Contains(t, out.String(), "8 workers")
 	assert.Contains(t, out.String(), `| delay each way | wall time | requests | most in flight | verdict |
 |---:|---:|---:|---:|---|
 | 0 ms | 0.01 s | 357 | 1 | conforming |
@@ -90,7 +90,7 @@ func TestChangesListsMissingRules(t *testing.T) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-delays", "25"}, {"-delays", "-1ms"}, {"-fuzz", "-1"}, {"extra"}, {"-nope"},
-		{"-workers", "4"}, // until conformance.Options has Workers
+		{"-workers", "-1"},
 	} {
 		f := &fake{}
 		var out bytes.Buffer
