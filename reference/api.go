@@ -40,6 +40,8 @@ type api struct {
 	facts    map[string]opFacts // by operationId, read from the spec once
 	now      func() time.Time
 	chosen   *scenarios // Prefer honoured (Config.Double.Scenarios); nil: ignored
+	// exact holds, by path and method, the routes of the paths without parameters.
+	exact map[string]map[string]*routers.Route
 }
 
 // opFacts is what every request of an operation needs from the spec, worked out at start.
@@ -135,7 +137,46 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 		}
 	}
 	slices.Sort(a.methods)
+	if a.exact, err = exactRoutes(doc, base, router); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// exactRoutes finds, once, the route of every operation whose path has no parameter: for
+// such a path the router's answer depends on the method and the path alone.
+func exactRoutes(doc *openapi3.T, base string, router routers.Router) (map[string]map[string]*routers.Route, error) {
+	out := map[string]map[string]*routers.Route{}
+	for path, item := range doc.Paths.Map() {
+		if strings.Contains(path, "{") {
+			continue
+		}
+		for method := range item.Operations() {
+			r, err := http.NewRequest(method, base+path, nil)
+			if err != nil {
+				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
+			}
+			route, params, err := router.FindRoute(r)
+			if err != nil || len(params) > 0 {
+				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
+			}
+			if out[base+path] == nil {
+				out[base+path] = map[string]*routers.Route{}
+			}
+			out[base+path][method] = route
+		}
+	}
+	return out, nil
+}
+
+// findRoute is the router's FindRoute, with the routes of exactRoutes found without it.
+func (a *api) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
+	if r.URL.RawPath == "" {
+		if route, ok := a.exact[r.URL.Path][r.Method]; ok {
+			return route, nil, nil
+		}
+	}
+	return a.router.FindRoute(r)
 }
 
 // errPanicked replaces the bare 500 that gorilla's recovery handler writes after a panic.
@@ -148,7 +189,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.RawPath != "" && !strings.Contains(strings.ToUpper(r.URL.RawPath), "%2F") {
 		r.URL.RawPath = ""
 	}
-	route, params, err := a.router.FindRoute(r)
+	route, params, err := a.findRoute(r)
 	if err != nil {
 		if errors.Is(err, routers.ErrMethodNotAllowed) {
 			err = &methodNotAllowed{allow: a.allowed(r)}

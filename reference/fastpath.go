@@ -94,7 +94,7 @@ func (p *plan) paramsValid(r *http.Request, pathParams map[string]string, author
 			v = pathParams[pc.name]
 		} else {
 			if query == nil {
-				query = r.URL.Query()
+				query = queryOf(r)
 			}
 			vs, ok := query[pc.name]
 			if !ok && !pc.required {
