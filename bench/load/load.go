@@ -79,6 +79,10 @@ type Result struct {
 	PeakRSS       int64         // VmHWM of the server process after the case
 	Ready         time.Duration // from process start until ReadyPath answered
 	Err           error         // the case could not be measured
+	// ServerCPU and GeneratorCPU are the cores each kept busy on average while measured
+	// (CPU time over wall time): a generator as busy as its cores are many is the limit of
+	// the run, not the server. 0: not known.
+	ServerCPU, GeneratorCPU float64
 }
 
 // Measure runs every case against a fresh process of srv.
@@ -96,7 +100,12 @@ func Measure(ctx context.Context, srv Server, cases []Case, o Options) []Result 
 		if o.Warmup > 0 {
 			Attack(ctx, p.URL+srv.Base, c, o, o.Warmup)
 		}
+		before, _ := ProcessCPU(p.PID())
+		start := time.Now()
 		m := Attack(ctx, p.URL+srv.Base, c, o, o.Duration)
+		if after, err := ProcessCPU(p.PID()); err == nil && before > 0 {
+			m.ServerCPU = (after - before).Seconds() / time.Since(start).Seconds()
+		}
 		m.Server, m.Ready = srv.Name, p.Ready
 		if mem, err := ReadMemory(p.PID()); err != nil {
 			m.Err = err
@@ -129,6 +138,7 @@ func attack(ctx context.Context, name string, want int, o Options, d time.Durati
 	)
 	stop := context.AfterFunc(ctx, func() { atk.Stop() })
 	defer stop()
+	cpu0, start := selfCPU(), time.Now()
 	var m vegeta.Metrics
 	var errs uint64
 	var sample atomic.Value
@@ -143,7 +153,7 @@ func attack(ctx context.Context, name string, want int, o Options, d time.Durati
 	}
 	m.Close()
 	res := Result{Case: name, Requests: m.Requests, P50: m.Latencies.P50, P99: m.Latencies.P99,
-		Max: m.Latencies.Max, Errors: errs}
+		Max: m.Latencies.Max, Errors: errs, GeneratorCPU: (selfCPU() - cpu0).Seconds() / time.Since(start).Seconds()}
 	if wall := m.Duration + m.Wait; wall > 0 {
 		res.RPS = float64(m.Requests) / wall.Seconds()
 	}

@@ -84,6 +84,17 @@ func TestCountPacerCreatesExactly(t *testing.T) {
 	assert.Contains(t, bodies, `{"name":"pet103","categoryId":5}`)
 }
 
+func TestProcessCPU(t *testing.T) {
+	d, err := parseStat("1234 (petstore serve) R 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 7 0")
+	require.NoError(t, err)
+	assert.Equal(t, 3*time.Second, d, "utime 250 + stime 50 ticks")
+	_, err = parseStat("1234 (x) R 1")
+	assert.Error(t, err)
+	_, err = ProcessCPU(os.Getpid())
+	assert.NoError(t, err)
+	assert.Positive(t, selfCPU())
+}
+
 func TestParseStatus(t *testing.T) {
 	m, err := parseStatus(strings.NewReader("Name:\tpetstore\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\nThreads:\t7\n"))
 	require.NoError(t, err)
@@ -108,21 +119,22 @@ func TestStartReportsEarlyExit(t *testing.T) {
 
 func TestTableAndGoals(t *testing.T) {
 	results := []Result{
-		{Server: "a", Case: "GET", RPS: 9000, P50: 400 * time.Microsecond, P99: 12 * time.Millisecond, Max: 40 * time.Millisecond, PeakRSS: 15 << 20, Ready: 20 * time.Millisecond},
+		{Server: "a", Case: "GET", RPS: 9000, P50: 400 * time.Microsecond, P99: 12 * time.Millisecond, Max: 40 * time.Millisecond, PeakRSS: 15 << 20, Ready: 20 * time.Millisecond,
+			ServerCPU: 0.994, GeneratorCPU: 0.5},
 		{Server: "b", Case: "GET", RPS: 10000, Errors: 3},
 		{Server: "c", Case: "GET", Err: errors.New("prism exited | badly")},
 	}
 	var b bytes.Buffer
 	WriteTable(&b, results, "a")
-	assert.Contains(t, b.String(), "| GET | a | 9,000 | 1.00× | 0.40 ms | 12 ms | 40 ms | 0 | 15.0 MiB |")
+	assert.Contains(t, b.String(), "| GET | a | 9,000 | 1.00× | 0.40 ms | 12 ms | 40 ms | 0 | 15.0 MiB | 0.99 | 0.50 |")
 	assert.Contains(t, b.String(), "| GET | b | 10,000 | 1.11× |")
 	assert.Contains(t, b.String(), "| GET | c | not measured: prism exited / badly |")
 
 	b.Reset()
 	WriteTable(&b, results[:1], "")
-	assert.Equal(t, "| case | server | req/s | p50 | p99 | max | errors | peak RSS |\n"+
-		"|---|---|---:|---:|---:|---:|---:|---:|\n"+
-		"| GET | a | 9,000 | 0.40 ms | 12 ms | 40 ms | 0 | 15.0 MiB |\n", b.String())
+	assert.Equal(t, "| case | server | req/s | p50 | p99 | max | errors | peak RSS | server CPU | generator CPU |\n"+
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"+
+		"| GET | a | 9,000 | 0.40 ms | 12 ms | 40 ms | 0 | 15.0 MiB | 0.99 | 0.50 |\n", b.String())
 
 	b.Reset()
 	WriteGoals(&b, []Goal{

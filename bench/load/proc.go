@@ -169,3 +169,45 @@ func parseStatus(r io.Reader) (Memory, error) {
 	}
 	return m, nil
 }
+
+// ProcessCPU is the CPU time a process has used, user and system (/proc/PID/stat).
+func ProcessCPU(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	return parseStat(string(data))
+}
+
+// clockTicks is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
+const clockTicks = 100
+
+func parseStat(stat string) (time.Duration, error) {
+	// The command name, in parentheses, may hold spaces: the fields that count follow it.
+	end := strings.LastIndexByte(stat, ')')
+	if end < 0 {
+		return 0, errors.New("stat: no command name")
+	}
+	f := strings.Fields(stat[end+1:])
+	if len(f) < 13 {
+		return 0, errors.New("stat: too few fields")
+	}
+	var ticks int64
+	for _, v := range f[11:13] { // utime and stime, fields 14 and 15
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("stat: %w", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks, nil
+}
+
+// selfCPU is the CPU time this process has used, user and system.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

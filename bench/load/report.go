@@ -11,7 +11,8 @@ import (
 )
 
 // WriteTable writes the results as a markdown table, each case's throughput also as a
-// ratio to the server named ref under the same case (no ratio column when ref is "").
+// ratio to the server named ref under the same case (no ratio column when ref is ""), and
+// the cores the server and the load generator kept busy.
 func WriteTable(w io.Writer, results []Result, ref string) {
 	refRPS := map[string]float64{}
 	for _, r := range results {
@@ -23,11 +24,11 @@ func WriteTable(w io.Writer, results []Result, ref string) {
 	if ref == "" {
 		ratioHead, ratioRule = "", ""
 	}
-	fmt.Fprintf(w, "| case | server | req/s |%s p50 | p99 | max | errors | peak RSS |\n", ratioHead)
-	fmt.Fprintf(w, "|---|---|---:|%s---:|---:|---:|---:|---:|\n", ratioRule)
+	fmt.Fprintf(w, "| case | server | req/s |%s p50 | p99 | max | errors | peak RSS | server CPU | generator CPU |\n", ratioHead)
+	fmt.Fprintf(w, "|---|---|---:|%s---:|---:|---:|---:|---:|---:|---:|\n", ratioRule)
 	for _, r := range results {
 		if r.Err != nil && r.Requests == 0 {
-			fmt.Fprintf(w, "| %s | %s | not measured: %s | | | | | | |\n", r.Case, r.Server, oneLine(r.Err))
+			fmt.Fprintf(w, "| %s | %s | not measured: %s | | | | | | | | |\n", r.Case, r.Server, oneLine(r.Err))
 			continue
 		}
 		ratio := " -"
@@ -43,8 +44,8 @@ func WriteTable(w io.Writer, results []Result, ref string) {
 		if r.Err != nil {
 			errs += " (" + oneLine(r.Err) + ")"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s |%s %s | %s | %s | %s | %s |\n", r.Case, r.Server,
-			thousands(r.RPS), ratio, ms(r.P50), ms(r.P99), ms(r.Max), errs, mib(r.PeakRSS))
+		fmt.Fprintf(w, "| %s | %s | %s |%s %s | %s | %s | %s | %s | %s | %s |\n", r.Case, r.Server,
+			thousands(r.RPS), ratio, ms(r.P50), ms(r.P99), ms(r.Max), errs, mib(r.PeakRSS), cores(r.ServerCPU), cores(r.GeneratorCPU))
 	}
 }
 
@@ -141,6 +142,14 @@ func ms(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%.0f ms", float64(d)/1e6)
 	}
+}
+
+// cores writes the cores a process kept busy on average.
+func cores(c float64) string {
+	if c == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", c)
 }
 
 func mib(b int64) string {
