@@ -387,10 +387,10 @@ func (r *runner) run(rule Rule) Result {
 		res.Status, res.Reason = Skip, reason
 		return res
 	}
-	if r.prepErr != "" && (rule.Needs != Needs{}) {
-		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
-		return res
-	}
+	// When preparation failed, a rule that needed animals still runs on what the store
+	// holds: what its requests show without the fixture (at most the limit, the filter
+	// exact, Error bodies) is judged; if that shows no fault, the rule could not be judged.
+	unprepared := r.prepErr != "" && (rule.Needs != Needs{})
 	// A hand-written rule creates at most two animals: it starts only if both fit.
 	if rule.Creates {
 		release := r.reserve(2)
@@ -401,7 +401,7 @@ func (r *runner) run(rule Rule) Result {
 		defer release()
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
-	check := r.newCheck(rule, rec)
+	check := r.newCheck(rule, rec, !unprepared)
 	skipped, panicked := rules.Execute(rule, check)
 	res.Failures, res.Exchanges = rec.Results()
 	var skipWhy string
@@ -418,6 +418,11 @@ func (r *runner) run(rule Rule) Result {
 		res.Status, res.Reason = Error, rec.NoAnswer()
 	case len(res.Failures) > 0:
 		res.Status, res.Reason = r.failStatus(rule, res)
+		if unprepared {
+			res.Reason += " (judged without the animals it needed: preparation failed: " + r.prepErr + ")"
+		}
+	case unprepared:
+		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
 	case skipped != "":
 		res.Status, res.Reason = Skip, skipped
 	default:
@@ -458,7 +463,7 @@ func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
 	return Fail, msg
 }
 
-func (r *runner) newCheck(rule Rule, rec *exchange.Recorder) *Check {
+func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Check {
 	anon := httpexpect.WithConfig(httpexpect.Config{
 		TestName: rule.ID,
 		BaseURL:  r.sess.BaseURL(),
@@ -475,7 +480,7 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder) *Check {
 	})
 	key := r.sess.Key()
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
-	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now,
+	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now, Prepared: prepared,
 		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.wait,
 		Recorder: recorder{rec}, Scratch: func() rules.Recorder { return recorder{rec.Scratch()} },
 		Send: func(rec rules.Recorder, req *http.Request, open bool) (*http.Response, error) {

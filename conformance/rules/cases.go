@@ -108,6 +108,9 @@ func caseNeeds(f *facts, op spec.Operation, family string) Needs {
 }
 
 func runFamily(c *Check, f *facts, op spec.Operation, family string) {
+	if strings.Contains(op.Path, "{") {
+		c.needPets(1) // the cases ask for a known animal
+	}
 	g := newGenerator(c, f, op.ID+"/"+family)
 	ks := g.Cases(op, family)
 	var probes []probe

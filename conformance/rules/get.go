@@ -33,6 +33,7 @@ func getRules(f *facts) []Rule {
 	created.Creates, created.Expects = true, http.StatusOK
 	listed := rule("listed-returned", "4.3", Must, "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
 		func(c *Check) {
+			c.needPets(1)
 			pet := c.Fixture.Pets[0]
 			id, _ := IDOf(pet)
 			if got := getPet(c, id, false); got != nil {
@@ -53,6 +54,7 @@ func getRules(f *facts) []Rule {
 		headers := rule("deprecation-headers", "4.3; 9.3; RFC 9745; RFC 8594", Should,
 			"responses carry Deprecation and Sunset headers that agree with the spec's dates",
 			func(c *Check) {
+				c.needPets(1)
 				id, _ := IDOf(c.Fixture.Pets[0])
 				resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
 				if code(resp) != http.StatusOK {

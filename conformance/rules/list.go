@@ -53,6 +53,9 @@ func listRules(f *facts) []Rule {
 		rule("default-limit-exact", "4.1 rule 1; 8", Should,
 			fmt.Sprintf("without limit, exactly %d animals are returned when more are present", def), more,
 			func(c *Check) {
+				if !c.Prepared {
+					c.Skipf("preparation failed: the store may hold fewer than %d animals", def+1)
+				}
 				c.Auth.GET("/pets").Expect().Status(http.StatusOK).JSON().Array().Length().IsEqual(def)
 			}),
 		rule("limit-min", "4.1; 8", Must, fmt.Sprintf("limit=%d is accepted and returns exactly %s", lo, animals(lo)), more,
@@ -129,7 +132,7 @@ func listing(c *Check, req *httpexpect.Request, max int64, status string) {
 	case int64(len(list)) > max:
 		n := animals(int64(len(list)))
 		c.Expectf("at most "+animals(max), n, "the listing holds %s, want at most %s", n, animals(max))
-	case len(list) == 0:
+	case len(list) == 0 && c.Prepared:
 		c.Expectf("at least 1 animal", "0", "the listing is empty while animals exist")
 	}
 	for _, p := range list {

@@ -114,8 +114,10 @@ type Env struct {
 	Ctx     context.Context
 	Now     time.Time
 	Fixture *Fixture
-	BaseURL string
-	Key     string
+	// Prepared says the fixture holds what the rule's Needs asked for.
+	Prepared bool
+	BaseURL  string
+	Key      string
 	// Recorder collects the rule's failures and exchanges; Scratch returns an empty one
 	// (shrinking tries candidates without reporting them).
 	Recorder Recorder
@@ -149,6 +151,10 @@ type Check struct {
 	Now time.Time
 	// Fixture holds the animals present after preparation.
 	Fixture *Fixture
+	// Prepared says the fixture holds what the rule's Needs asked for. When preparation
+	// failed it is false, and a check judges only what its requests show without the
+	// fixture (at most the limit, the filter exact, Error bodies), skipping the rest.
+	Prepared bool
 	// BaseURL is the target's base URL, without a trailing slash.
 	BaseURL string
 
@@ -163,7 +169,7 @@ type Check struct {
 
 // NewCheck returns the check of one rule.
 func NewCheck(e Env, create spec.Operation) *Check {
-	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, BaseURL: e.BaseURL,
+	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, Prepared: e.Prepared, BaseURL: e.BaseURL,
 		rec: e.Recorder, scratch: e.Scratch, key: e.Key, wait: e.Wait, send: e.Send, workers: e.Workers,
 		cases: &caseState{seed: e.Seed, readOnly: e.ReadOnly, maxCreates: e.MaxCreates, reserve: e.Reserve,
 			create: create, waitedInVain: e.WaitedInVain}}
@@ -207,6 +213,14 @@ func (c *Check) Expectf(expected, actual, format string, args ...any) {
 // Skipf ends the check and marks the rule skipped with the reason.
 func (c *Check) Skipf(format string, args ...any) {
 	panic(skipSignal{reason: fmt.Sprintf(format, args...)})
+}
+
+// needPets ends the check, skipped, when the fixture holds fewer than n animals (only when
+// preparation failed: otherwise the rule's Needs saw to it).
+func (c *Check) needPets(n int) {
+	if len(c.Fixture.Pets) < n {
+		c.Skipf("the store shows fewer than %d animals, and preparation failed", n)
+	}
 }
 
 // Failed reports whether the rule has failed so far.
