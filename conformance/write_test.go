@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/reference"
 )
 
@@ -36,7 +37,8 @@ func TestWriteText(t *testing.T) {
 	assert.Contains(t, text, "\n5 Authentication\n")
 	assert.Contains(t, text, "  fail   MUST    auth/listPets-missing ")
 	assert.Contains(t, text, "section: 5.1; 5.3")
-	assert.Contains(t, text, "expected: 401 Unauthorized")
+	// The message says what was expected and what came back: no "expected:" line repeats it.
+	assert.Regexp(t, `auth/listPets-missing .*\n\s+section: 5.1; 5.3\n\s+- want status 401 Unauthorized, got 200 OK\n\s+request: `, text)
 	assert.Contains(t, text, `reproduce: curl -sS -i -H "Authorization: Token $PETSTORE_API_KEY" 'http://127.0.0.1:`)
 	assert.Regexp(t, `\n\d+ rules: \d+ pass, \d+ fail, .*; \d+ cases, \d+ requests, .*; seed \d+; .*: NOT CONFORMING\n$`, text)
 	assert.NotContains(t, text, "\x1b[", "no colour unless asked")
@@ -111,4 +113,37 @@ func TestWriteJUnit(t *testing.T) {
 	assert.Equal(t, rep.Counts.Total, cases)
 	assert.Equal(t, rep.Counts.Fail, failures)
 	assert.True(t, strings.HasPrefix(out.String(), `<?xml version="1.0" encoding="UTF-8"?>`))
+}
+
+// A rule's details say each failure once: a warning's reason line (the first failure, with
+// why it only warns) does not repeat the failure listed under it, and a message that says
+// what was expected and what came back has no "expected:" and "got:" lines repeating it.
+func TestDetailsSayEachFailureOnce(t *testing.T) {
+	rep := failingReport(t)
+	warned := 0
+	for _, res := range rep.Results {
+		if res.Status == conformance.Pass || len(res.Failures) == 0 {
+			continue
+		}
+		warned += map[bool]int{true: 1}[res.Status == conformance.Warn]
+		var b strings.Builder
+		report.WriteDetails(&b, res)
+		failed := map[string]int{}
+		for _, f := range res.Failures {
+			failed[f.Message]++
+			if f.Expected != "" && strings.Contains(f.Message, f.Expected) && strings.Contains(f.Message, f.Actual) {
+				assert.NotContains(t, b.String(), "expected: "+f.Expected+"\n", res.ID)
+			}
+		}
+		for msg, n := range failed {
+			said := 0
+			for _, line := range strings.Split(b.String(), "\n") {
+				if strings.Contains(line, msg) {
+					said++
+				}
+			}
+			assert.Equal(t, n, said, "%s says %q %d times for %d failures:\n%s", res.ID, msg, said, n, b.String())
+		}
+	}
+	assert.NotZero(t, warned, "the run has warnings to look at")
 }

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -149,6 +150,13 @@ type Failure struct {
 	CaseSection string `json:"caseSection,omitempty"`
 	Verdict     string `json:"verdict,omitempty"`
 	Reasoning   string `json:"reasoning,omitempty"`
+}
+
+// SaysExpectedAndActual reports whether the message already states what was expected and
+// what came back ("want status 401 Unauthorized, got 200 OK"), or neither is known: a report
+// then shows the message alone, not the same values again under it.
+func (f Failure) SaysExpectedAndActual() bool {
+	return strings.Contains(f.Message, f.Expected) && strings.Contains(f.Message, f.Actual)
 }
 
 // Exchange is one request and its response (or the error that replaced it). The API key

@@ -222,8 +222,13 @@ func WriteDetails(w io.Writer, res Result) {
 	if res.Waiver != nil {
 		fmt.Fprintf(w, "%swaived until %s: %s\n", indent, res.Waiver.Expires, res.Waiver.Reason)
 	}
-	if res.Status != Fail && res.Status != Waived || len(res.Failures) == 0 {
+	switch {
+	case len(res.Failures) == 0 || res.Status == Skip || res.Status == Error:
 		fmt.Fprintf(w, "%s%s\n", indent, res.Reason)
+	case res.Status == Warn:
+		// The reason is the first failure with why it only warns: the list below has the
+		// failure, so the line says only why.
+		fmt.Fprintf(w, "%s%s\n", indent, warnsBecause(res))
 	}
 	if res.Status != Fail && res.Status != Warn && res.Status != Waived {
 		return
@@ -240,7 +245,7 @@ func WriteDetails(w io.Writer, res Result) {
 		} else {
 			fmt.Fprintf(w, "%s- %s\n", indent, f.Message)
 		}
-		if f.Expected != "" || f.Actual != "" {
+		if !f.SaysExpectedAndActual() {
 			fmt.Fprintf(w, "%s  expected: %s\n%s  got:      %s\n", indent, f.Expected, indent, f.Actual)
 		}
 		if f.Pointer != "" {
@@ -255,6 +260,21 @@ func WriteDetails(w io.Writer, res Result) {
 			writeExchange(w, res.Exchanges[f.Exchange])
 		}
 	}
+}
+
+// warnsBecause says why a rule that failed is only a warning (as the runner decides it:
+// INFO rules never fail a run, a rule about an operation marked experimental or beta and a
+// SHOULD rule fail it only when strict).
+func warnsBecause(res Result) string {
+	switch {
+	case res.Severity == Info:
+		return "a warning only: an INFO rule never fails a run"
+	case res.Stability != "":
+		return "a warning only: the operation is marked " + res.Stability + "; a strict run fails it"
+	case res.Severity == Should:
+		return "a warning only: a SHOULD rule fails a run only when strict"
+	}
+	return res.Reason
 }
 
 func writeExchange(w io.Writer, ex Exchange) {
