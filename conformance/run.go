@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -319,11 +320,21 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	return r, nil
 }
 
-// Select returns the rules that match only (all if only is empty) and not skip.
+// Select returns the rules that match only (all if only is empty) and not skip. A pattern
+// that matches no rule of rules is an error, whether in only or in skip: a typo ("eror/*")
+// would otherwise run everything, or skip nothing, in silence.
 func Select(rules []Rule, only, skip []string) ([]Rule, error) {
-	for _, p := range append(append([]string(nil), only...), skip...) {
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("conformance: bad pattern %q: %w", p, err)
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"--only", only}, {"--skip", skip}} {
+		for _, p := range set.patterns {
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("conformance: bad pattern %q: %w", p, err)
+			}
+			if !slices.ContainsFunc(rules, func(r Rule) bool { return matchAny([]string{p}, r.ID) }) {
+				return nil, fmt.Errorf("conformance: no rule matches %s %q (conformance list shows the IDs)", set.flag, p)
+			}
 		}
 	}
 	var out []Rule

@@ -1,0 +1,114 @@
+package rules_test
+
+import (
+	"bufio"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/rules"
+	"github.com/petstore/petstore/spec"
+)
+
+// document is the interface document, beside the repository (../shared).
+const document = "../../../shared/pet-store-interface.md"
+
+// outline is what a section reference can name: the numbered headings, how many numbered
+// items each holds, and the titles of the subsections under each.
+type outline struct {
+	items map[string]int             // "5" → 4 numbered items
+	subs  map[string]map[string]bool // "2" → {"Error": true, ...}
+}
+
+var (
+	heading    = regexp.MustCompile(`^(#{2,3}) (\d+(?:\.\d+)?)\.? `)
+	subheading = regexp.MustCompile(`^### ([A-Za-z][A-Za-z ]*?)(?: \(|$)`)
+	item       = regexp.MustCompile(`^\s*(\d+)\. `)
+	// reference is one part of a rule's Section: "4.1", "5.3" (section 5, item 3), "4.1 rule 3",
+	// "4.1 rules 1-2", "2 (Error)"; RFCs are checked apart.
+	reference = regexp.MustCompile(`^(\d+)(?:\.(\d+))?(?: rules? (\d+)(?:-(\d+))?)?(?: \(([^)]+)\))?$`)
+)
+
+func readOutline(t *testing.T) outline {
+	f, err := os.Open(document)
+	require.NoError(t, err, "the interface document must lie beside the repository (../shared)")
+	defer f.Close()
+	o := outline{items: map[string]int{}, subs: map[string]map[string]bool{}}
+	cur, top := "", ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := heading.FindStringSubmatch(line); m != nil {
+			cur = m[2]
+			if m[1] == "##" {
+				top = cur
+			}
+			o.items[cur] = 0
+			continue
+		}
+		if m := subheading.FindStringSubmatch(line); m != nil && top != "" {
+			if o.subs[top] == nil {
+				o.subs[top] = map[string]bool{}
+			}
+			o.subs[top][m[1]] = true
+			continue
+		}
+		if m := item.FindStringSubmatch(line); m != nil && cur != "" {
+			n, _ := strconv.Atoi(m[1])
+			o.items[cur] = max(o.items[cur], n)
+		}
+	}
+	require.NoError(t, sc.Err())
+	require.Contains(t, o.items, "4.1", "the document's headings were read")
+	return o
+}
+
+// names reports whether ref names a heading, a numbered item of one, or a subsection.
+func (o outline) names(ref string) bool {
+	if strings.HasPrefix(ref, "RFC ") {
+		return regexp.MustCompile(`^RFC \d+( \d+(\.\d+)*)?$`).MatchString(ref)
+	}
+	m := reference.FindStringSubmatch(ref)
+	if m == nil {
+		return false
+	}
+	sec := m[1]
+	if m[2] != "" {
+		if _, ok := o.items[m[1]+"."+m[2]]; ok {
+			sec = m[1] + "." + m[2] // a heading: 4.1
+		} else if n, _ := strconv.Atoi(m[2]); n > o.items[m[1]] {
+			return false // 5.3 is item 3 of section 5
+		}
+	}
+	items, ok := o.items[sec]
+	if !ok {
+		return false
+	}
+	for _, r := range []string{m[3], m[4]} {
+		if n, _ := strconv.Atoi(r); r != "" && (m[2] != "" && sec != m[1]+"."+m[2] || n < 1 || n > items) {
+			return false
+		}
+	}
+	return m[5] == "" || o.subs[m[1]][m[5]]
+}
+
+// Every rule cites the interface document: each part of its Section names a real heading of
+// it, a numbered item under one, or a subsection (or an RFC).
+func TestSectionsNameTheDocument(t *testing.T) {
+	o := readOutline(t)
+	for _, bad := range []string{"4.4", "5.9", "4.1 rule 9", "2 (Dog)", "10"} {
+		assert.False(t, o.names(bad), "%q must not pass", bad)
+	}
+	f, err := spec.ReadFacts(spec.MustLoad())
+	require.NoError(t, err)
+	for _, r := range append(rules.All(f), rules.Fuzz(f, 10)...) {
+		for _, part := range strings.Split(r.Section, "; ") {
+			assert.True(t, o.names(part), "rule %s cites %q, which is not a heading, item or subsection of the document", r.ID, part)
+		}
+	}
+}
