@@ -67,40 +67,42 @@ func badBodies(f *facts) []badBody {
 }
 
 func createRules(f *facts) []Rule {
-	rule := func(slug, section string, title string, check func(*Check)) Rule {
-		return Rule{ID: spec.OpCreate + "/" + slug, Section: section, Severity: Must, Title: title, Op: spec.OpCreate,
-			Creates: true, Expects: http.StatusCreated, Check: check}
-	}
-	rules := []Rule{
-		rule("valid", "4.2; 2", fmt.Sprintf("a valid NewPet (status %s, a categoryId other than the example) gets 201 and a Pet with a new id and the name, categoryId and status sent", f.lastStatus()),
-			func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) }),
-	}
+	rules := []Rule{{
+		ID: spec.OpCreate + "/valid", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+		Title: fmt.Sprintf("a valid NewPet (status %s, a categoryId other than the example) gets 201 and a Pet with a new id and the name, categoryId and status sent", f.lastStatus()),
+		Check: func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) },
+	}}
 	for _, name := range properties(f.NewPet) {
 		if required(f.NewPet, name) {
 			continue
 		}
-		rules = append(rules, rule(name+"-optional", "4.2; 2",
-			fmt.Sprintf("a NewPet without the optional %s gets 201 and a Pet", name),
-			func(c *Check) {
+		rules = append(rules, Rule{
+			ID: spec.OpCreate + "/" + name + "-optional", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+			Title: fmt.Sprintf("a NewPet without the optional %s gets 201 and a Pet", name),
+			Check: func(c *Check) {
 				body := f.petBody(c.Fixture, f.Statuses[0])
 				delete(body, name)
 				createAndCompare(c, f, body)
-			}))
+			},
+		})
 	}
 	for _, bb := range badBodies(f) {
-		bad := rule(bb.slug, "4.2; 7", bb.title+" gets 400 with an Error body",
-			func(c *Check) {
+		rules = append(rules, Rule{
+			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
+			Title: bb.title + " gets 400 with an Error body",
+			Check: func(c *Check) {
 				req := c.Auth.POST("/pets").WithHeader("Content-Type", "application/json")
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
 				expectError(c, req.Expect(), http.StatusBadRequest)
-			})
-		bad.Expects = http.StatusBadRequest
-		rules = append(rules, bad)
+			},
+		})
 	}
-	return append(rules, rule("ids-unique", "4.2; 2", "ids assigned by consecutive creates are unique and new",
-		func(c *Check) {
+	return append(rules, Rule{
+		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+		Title: "ids assigned by consecutive creates are unique and new",
+		Check: func(c *Check) {
 			seen := IDSet(c.Fixture.Pets)
 			for i := 0; i < 2 && !c.Failed(); i++ {
 				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.Statuses[0]))
@@ -113,7 +115,8 @@ func createRules(f *facts) []Rule {
 				}
 				seen[id] = true
 			}
-		}))
+		},
+	})
 }
 
 // createBody is what createPet/valid and getPet/created-returned send: the last status

@@ -16,44 +16,54 @@ import (
 
 func getRules(f *facts) []Rule {
 	op := f.ByID[spec.OpGet]
-	rule := func(slug, section string, sev Severity, title string, check func(*Check)) Rule {
-		return Rule{ID: spec.OpGet + "/" + slug, Section: section, Severity: sev, Title: title, Op: spec.OpGet, Check: check}
+	rules := []Rule{
+		{
+			ID: spec.OpGet + "/created-returned", Section: "4.3; 4.2", Severity: Must, Op: spec.OpGet,
+			Title:   "an animal just created is returned by GET /pets/{petId} as created (its documented fields)",
+			Creates: true, Expects: http.StatusOK,
+			Check: func(c *Check) {
+				pet := createAndCompare(c, f, f.createBody(c.Fixture))
+				if pet == nil || c.Failed() {
+					return
+				}
+				id, _ := IDOf(pet)
+				if got := getPet(c, id, true); got != nil {
+					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
+				}
+			},
+		},
+		{
+			ID: spec.OpGet + "/listed-returned", Section: "4.3", Severity: Must, Op: spec.OpGet,
+			Title: "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
+			Needs: Needs{Animals: 1}, Expects: http.StatusOK,
+			Check: func(c *Check) {
+				c.needPets(1)
+				pet := c.Fixture.Pets[0]
+				id, _ := IDOf(pet)
+				if got := getPet(c, id, false); got != nil {
+					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
+				}
+			},
+		},
+		{
+			ID: spec.OpGet + "/unknown-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
+			Title: "an unknown petId gets 404 with an Error body", Expects: http.StatusNotFound,
+			Check: func(c *Check) {
+				expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound)
+			},
+		},
+		{
+			ID: spec.OpGet + "/non-integer-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
+			Title: "a petId that is not an integer: never a 5xx; a 4xx carries an Error body", Open: true,
+			Check: func(c *Check) { expectOpenAnswer(c, c.Auth.GET("/pets/abc").Expect(), 0) },
+		},
 	}
-	created := rule("created-returned", "4.3; 4.2", Must, "an animal just created is returned by GET /pets/{petId} as created (its documented fields)",
-		func(c *Check) {
-			pet := createAndCompare(c, f, f.createBody(c.Fixture))
-			if pet == nil || c.Failed() {
-				return
-			}
-			id, _ := IDOf(pet)
-			if got := getPet(c, id, true); got != nil {
-				compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
-			}
-		})
-	created.Creates, created.Expects = true, http.StatusOK
-	listed := rule("listed-returned", "4.3", Must, "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
-		func(c *Check) {
-			c.needPets(1)
-			pet := c.Fixture.Pets[0]
-			id, _ := IDOf(pet)
-			if got := getPet(c, id, false); got != nil {
-				compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
-			}
-		})
-	listed.Needs, listed.Expects = Needs{Animals: 1}, http.StatusOK
-	nonInteger := rule("non-integer-id", "4.3; 7", Must, "a petId that is not an integer: never a 5xx; a 4xx carries an Error body",
-		func(c *Check) { expectOpenAnswer(c, c.Auth.GET("/pets/abc").Expect(), 0) })
-	nonInteger.Open = true
-	unknown := rule("unknown-id", "4.3; 7", Must, "an unknown petId gets 404 with an Error body",
-		func(c *Check) {
-			expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound)
-		})
-	unknown.Expects = http.StatusNotFound
-	rules := []Rule{created, listed, unknown, nonInteger}
 	if op.Deprecated {
-		headers := rule("deprecation-headers", "4.3; 9.3; RFC 9745; RFC 8594", Should,
-			"responses carry Deprecation and Sunset headers that agree with the spec's dates",
-			func(c *Check) {
+		rules = append(rules, Rule{
+			ID: spec.OpGet + "/deprecation-headers", Section: "4.3; 9.3; RFC 9745; RFC 8594", Severity: Should, Op: spec.OpGet,
+			Title: "responses carry Deprecation and Sunset headers that agree with the spec's dates",
+			Needs: Needs{Animals: 1},
+			Check: func(c *Check) {
 				c.needPets(1)
 				id, _ := IDOf(c.Fixture.Pets[0])
 				resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
@@ -61,22 +71,22 @@ func getRules(f *facts) []Rule {
 					return
 				}
 				checkDeprecation(c, op, resp.Raw().Header)
-			})
-		headers.Needs = Needs{Animals: 1}
-		rules = append(rules, headers)
+			},
+		})
 	}
 	if !op.Sunset.IsZero() {
-		gone := rule("gone-after-sunset", "9.3", Must,
-			fmt.Sprintf("on and after its removal date (%s) the operation is gone: a 4xx other than 401 with an Error body (404, 405, 410...), or a redirect", op.Sunset.Format(time.DateOnly)),
-			func(c *Check) {
+		rules = append(rules, Rule{
+			ID: spec.OpGet + "/gone-after-sunset", Section: "9.3", Severity: Must, Op: spec.OpGet, Gone: true, Open: true,
+			Title: fmt.Sprintf("on and after its removal date (%s) the operation is gone: a 4xx other than 401 with an Error body (404, 405, 410...), or a redirect",
+				op.Sunset.Format(time.DateOnly)),
+			Check: func(c *Check) {
 				id := "1"
 				if len(c.Fixture.Pets) > 0 {
 					id, _ = IDOf(c.Fixture.Pets[0])
 				}
 				expectGone(c, c.Auth.GET("/pets/"+url.PathEscape(id)).Expect())
-			})
-		gone.Gone, gone.Open = true, true
-		rules = append(rules, gone)
+			},
+		})
 	}
 	return rules
 }
