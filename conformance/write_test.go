@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -146,4 +147,38 @@ func TestDetailsSayEachFailureOnce(t *testing.T) {
 		}
 	}
 	assert.NotZero(t, warned, "the run has warnings to look at")
+}
+
+// onesReport is a run of one rule with the given outcome: one case, one request, one animal
+// created, one documented pair, one gate failure.
+func onesReport(st conformance.Status) *conformance.Report {
+	rep := &conformance.Report{Target: "http://127.0.0.1:8080/v1", SpecTitle: "Pet Store", SpecVersion: "1.0.0",
+		Requests: 1, AnimalsCreated: 1, MaxCreates: 1, Seed: 1,
+		Coverage: conformance.Coverage{Pairs: 1, Exercised: 1, Percent: 100, Operations: []conformance.OperationCoverage{
+			{Operation: "listPets", Method: "GET", Path: "/pets", Requests: 1, Statuses: []report.StatusCount{{Status: 200, Count: 1}}}}},
+		GateFailures: []conformance.GateFailure{{Gate: "coverage", Message: "below"}},
+		Results: []conformance.Result{{ID: "listPets/x", Section: "4.1", Severity: conformance.Must, Title: "a rule",
+			Status: st, Cases: 1, Reason: "what went wrong"}},
+	}
+	if st != conformance.Error {
+		rep.Results[0].Failures = []conformance.Failure{{Message: "what went wrong", Exchange: -1}}
+	}
+	rep.Tally()
+	return rep
+}
+
+// One of a thing is written in the singular in every report: no "1 rules", "1 cases", "1
+// animals", "1 requests", "1 warnings".
+func TestWritersSayOneInTheSingular(t *testing.T) {
+	ones := regexp.MustCompile(`\b1 (rule|case|generated case|request|animal|failure|warning|error|cause|pair|run condition)s\b`)
+	tags := regexp.MustCompile(`<[^>]*>`)
+	for _, st := range []conformance.Status{conformance.Fail, conformance.Warn, conformance.Error} {
+		rep := onesReport(st)
+		for name, write := range conformance.Formats {
+			var out bytes.Buffer
+			require.NoError(t, write(&out, rep), name)
+			page := strings.Join(strings.Fields(tags.ReplaceAllString(out.String(), " ")), " ")
+			assert.Empty(t, ones.FindAllString(page, -1), "%s report of a %s rule", name, st)
+		}
+	}
 }

@@ -67,8 +67,8 @@ func CoverageGate(c Coverage, min float64) *GateFailure {
 	if min <= 0 || c.Percent >= min {
 		return nil
 	}
-	msg := fmt.Sprintf("coverage %.0f%% (%d of %d documented operation × status pairs) is below the minimum %g%%",
-		c.Percent, c.Exercised, c.Pairs, min)
+	msg := fmt.Sprintf("coverage %.0f%% (%d of %d documented operation × status %s) is below the minimum %g%%",
+		c.Percent, c.Exercised, c.Pairs, nounFor(c.Pairs, "pair"), min)
 	if missing := c.Missing(); len(missing) > 0 {
 		msg += "; never exercised: " + strings.Join(missing, ", ")
 	}
@@ -77,5 +77,5 @@ func CoverageGate(c Coverage, min float64) *GateFailure {
 
 // CoverageLine is the one-line summary of c that every report format shows.
 func CoverageLine(c Coverage) string {
-	return fmt.Sprintf("%d of %d documented operation × status pairs exercised (%.0f%%)", c.Exercised, c.Pairs, c.Percent)
+	return fmt.Sprintf("%d of %d documented operation × status %s exercised (%.0f%%)", c.Exercised, c.Pairs, nounFor(c.Pairs, "pair"), c.Percent)
 }

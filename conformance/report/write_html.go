@@ -23,6 +23,8 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"inc":        func(i int) int { return i + 1 },
 	"pretty":     pretty,
 	"runLine":    RunLine,
+	"plural":     plural,
+	"noun":       nounFor,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: no script, style sheet or

@@ -29,7 +29,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprint(bw, ", read-only")
 	}
 	c := r.Counts
-	fmt.Fprintf(bw, "; %d requests, %d animals created; %s", r.Requests, r.AnimalsCreated, RunLine(r))
+	fmt.Fprintf(bw, "; %s, %s created; %s", plural(r.Requests, "request"), plural(r.AnimalsCreated, "animal"), RunLine(r))
 	fmt.Fprintf(bw, ".\n\n| Rules | Cases | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, totalCases(r), c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
 	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
@@ -44,7 +44,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "\n### Causes of the failures\n\n| Failures | Rules | Cause | Example |\n|---:|---|---|---|\n")
 		for i, c := range r.Causes {
 			if i == maxCausesShown {
-				fmt.Fprintf(bw, "\n%d more causes are listed under their rules in the HTML and JSON reports.\n", len(r.Causes)-i)
+				n := len(r.Causes) - i
+				fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
 				break
 			}
 			cause := c.Message

@@ -137,8 +137,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	if c.Waived > 0 {
 		waived = fmt.Sprintf(", %d waived", c.Waived)
 	}
-	fmt.Fprintf(bw, "%d rules: %d pass, %d fail, %d warn, %d skip, %d error%s; %d cases, %d requests, %d animals created, %d found; seed %d; %.1f ms: %s\n",
-		c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, totalCases(r), r.Requests, r.AnimalsCreated, r.AnimalsFound, r.Seed, r.DurationMS, verdict)
+	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
+		plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, plural(totalCases(r), "case"), plural(r.Requests, "request"),
+		plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
 	return bw.Flush()
 }
 
@@ -150,7 +151,7 @@ func RunLine(r *Report) string {
 	if r.Fuzz > 0 {
 		s += fmt.Sprintf(", --fuzz %d", r.Fuzz)
 	}
-	return s + fmt.Sprintf(", at most %d animals created", r.MaxCreates)
+	return s + fmt.Sprintf(", at most %s created", plural(r.MaxCreates, "animal"))
 }
 
 func totalCases(r *Report) int {
@@ -166,9 +167,9 @@ func caseCount(res Result) string {
 	case res.Cases == 0 && res.CasesSkipped == 0:
 		return ""
 	case res.CasesSkipped > 0:
-		return fmt.Sprintf(" (%d cases, %d not sent)", res.Cases, res.CasesSkipped)
+		return fmt.Sprintf(" (%s, %d not sent)", plural(res.Cases, "case"), res.CasesSkipped)
 	}
-	return fmt.Sprintf(" (%d cases)", res.Cases)
+	return fmt.Sprintf(" (%s)", plural(res.Cases, "case"))
 }
 
 // writeCauses leads a failing report with what explains its failures, when one cause
@@ -180,7 +181,7 @@ func writeCauses(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "\ncauses of the failures, the largest first:\n")
 	for i, c := range r.Causes {
 		if i == maxCausesShown {
-			fmt.Fprintf(w, "  ... and %d more causes, listed under their rules below\n", len(r.Causes)-i)
+			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", plural(len(r.Causes)-i, "more cause"))
 			break
 		}
 		rules := strings.Join(c.Rules, ", ")
@@ -205,11 +206,15 @@ func writeCauses(w io.Writer, r *Report) {
 // maxCausesShown is how many causes lead a text report.
 const maxCausesShown = 10
 
-func plural(n int, noun string) string {
+// plural is the count n with its noun: "1 rule", "2 rules".
+func plural(n int, noun string) string { return fmt.Sprintf("%d %s", n, nounFor(n, noun)) }
+
+// nounFor is noun as n of them are written: "rule" for 1, "rules" otherwise.
+func nounFor(n int, noun string) string {
 	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
+		return noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return noun + "s"
 }
 
 const indent = "          "
