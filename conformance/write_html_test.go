@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"bytes"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/reference"
 )
 
 // attr returns n's attribute key, or "".
@@ -109,4 +111,52 @@ func TestWriteHTML(t *testing.T) {
 			assert.NotContains(t, page, testKey)
 		})
 	}
+}
+
+// A passing report shows nothing in the failing colours: no "0 failed" in red, no red
+// "pending ×0" chip for an enumeration value never sent, no red "never" for a pair not
+// exercised when no coverage minimum failed. Those colours stay for what failed the run.
+func TestPassingHTMLReportRaisesNoAlarm(t *testing.T) {
+	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{Only: []string{"listPets/bare-array"}})
+	require.True(t, rep.Conforming())
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteHTML(&out, rep))
+	doc, err := html.Parse(bytes.NewReader(out.Bytes()))
+	require.NoError(t, err)
+
+	// The classes that carry the failing colours, as CSS selectors and as class names.
+	alarmingRule := regexp.MustCompile(`[.-](fail|error|bad|gates|short)\b`)
+	alarming := regexp.MustCompile(`^(.*-)?(fail|error)$|^(bad|gates|short)$`)
+	unsent := 0
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "style" {
+			// Every rule in a failing colour is for a class only a failing report carries.
+			for _, m := range regexp.MustCompile(`([^{}]+)\{([^}]*)\}`).FindAllStringSubmatch(text(n), -1) {
+				if strings.Contains(m[2], "var(--fail)") || strings.Contains(m[2], "var(--error)") {
+					for _, sel := range strings.Split(m[1], ",") {
+						assert.Regexp(t, alarmingRule, sel, "%q is in a failing colour", strings.TrimSpace(sel))
+					}
+				}
+			}
+			continue
+		}
+		for _, c := range strings.Fields(attr(n, "class")) {
+			assert.NotRegexp(t, alarming, c, "<%s class=%q> on a passing report", n.Data, attr(n, "class"))
+		}
+		if hasClass(n, "unsent") {
+			unsent++
+		}
+	}
+	assert.NotZero(t, unsent, "the run leaves enumeration values unsent")
+	assert.NotRegexp(t, `×\s*0\b`, out.String(), "no count of zero")
+	assert.Contains(t, out.String(), `<header class="top ok">`)
+
+	// Below a coverage minimum, what was never exercised is in the failing colour.
+	golden, _ := goldenReport(t)
+	out.Reset()
+	require.NoError(t, conformance.WriteHTML(&out, golden))
+	assert.Contains(t, out.String(), `<table class="matrix short">`)
 }

@@ -45,6 +45,9 @@ type htmlView struct {
 	Attention []Result
 	Statuses  []int // every status some operation documents, ascending: the matrix's columns
 	Matrix    []htmlRow
+	// CoverageShort is set when coverage below the minimum failed the run: only then are
+	// the pairs and values never exercised shown in the failing colour.
+	CoverageShort bool
 }
 
 type htmlSection struct {
@@ -83,6 +86,9 @@ func newHTMLView(r *Report) htmlView {
 			s.Counts.add(res.Status)
 		}
 		v.Sections = append(v.Sections, s)
+	}
+	for _, g := range r.GateFailures {
+		v.CoverageShort = v.CoverageShort || g.Gate == "coverage"
 	}
 	for _, st := range barOrder {
 		if n := r.Counts.of(st); n > 0 {
