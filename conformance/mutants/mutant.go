@@ -71,6 +71,21 @@ func (o Outcome) Detected() bool { return !o.Report.Conforming() }
 // Plain is the unmutated reference server, the control of the experiment.
 var Plain = Mutant{Name: "reference", Fault: "none: the unmodified reference server"}
 
+// factsByDoc holds each description's facts, read once for every mutant run against it.
+var factsByDoc sync.Map // *openapi3.T → *spec.Facts
+
+func factsOf(doc *openapi3.T) (*spec.Facts, error) {
+	if f, ok := factsByDoc.Load(doc); ok {
+		return f.(*spec.Facts), nil
+	}
+	f, err := spec.ReadFacts(doc)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := factsByDoc.LoadOrStore(doc, f)
+	return actual.(*spec.Facts), nil
+}
+
 // Run starts m on a loopback port, runs the conformance catalogue against it (without the
 // rules matched by skip) and returns the outcome.
 func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcome, error) {
@@ -91,7 +106,11 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	opts := conformance.Options{Spec: doc, Now: Clock, Skip: skip}
+	f, err := factsOf(doc)
+	if err != nil {
+		return Outcome{}, err
+	}
+	opts := conformance.Options{Spec: doc, Facts: f, Now: Clock, Skip: skip}
 	if m.Options != nil {
 		m.Options(&opts)
 	}

@@ -136,8 +136,9 @@ type caseOutcome struct {
 // wait out more timeouts. It returns the outcomes of the cases merged.
 func runCases(c *Check, f *facts, ks []cases.Case, shrink bool) []caseOutcome {
 	type result struct {
-		sub  *Check
-		done chan struct{}
+		sub      *Check
+		panicked any // what a case's goroutine panicked with, raised again in the rule's
+		done     chan struct{}
 	}
 	results := make([]result, len(ks))
 	for i := range results {
@@ -155,6 +156,12 @@ func runCases(c *Check, f *facts, ks []cases.Case, shrink bool) []caseOutcome {
 			}
 			go func() {
 				defer func() { <-sem; close(results[i].done) }()
+				defer func() {
+					if v := recover(); v != nil {
+						results[i].panicked = v
+						halt.Store(true)
+					}
+				}()
 				sub := c.fork()
 				if !runCase(sub, f, k, shrink) {
 					halt.Store(true)
@@ -167,6 +174,9 @@ func runCases(c *Check, f *facts, ks []cases.Case, shrink bool) []caseOutcome {
 	stopped := false
 	for i := range results {
 		<-results[i].done
+		if v := results[i].panicked; v != nil && !stopped {
+			panic(v) // Execute reports it, as for a check that panics in the rule's goroutine
+		}
 		sub := results[i].sub
 		if stopped || sub == nil {
 			stopped = true

@@ -180,9 +180,10 @@ func NewCheck(e Env, create spec.Operation) *Check {
 func (c *Check) fork() *Check {
 	sub := *c
 	sub.rec = c.scratch()
-	cs := *c.cases
-	cs.ran, cs.skipped, cs.skipWhy, cs.lastStatus = 0, 0, "", 0
-	sub.cases = &cs
+	// Only the settings: the rule's counts are written as cases merge, meanwhile.
+	s := c.cases
+	sub.cases = &caseState{seed: s.seed, readOnly: s.readOnly, maxCreates: s.maxCreates, reserve: s.reserve,
+		create: s.create, waitedInVain: s.waitedInVain}
 	return &sub
 }
 
