@@ -3,7 +3,9 @@ package reference
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -34,7 +36,7 @@ type checkPair struct {
 	rb       *openapi3.RequestBody   // what ValidateRequestBody validates against
 	pets     []*objectCheck          // the stored animal's schemas, compiled
 	petCheck func(data []byte) error // store.check: compiled, then kin-openapi
-	kinPet   func(data []byte) error // store.check with kin-openapi alone
+	kinPet   func(data []byte) error // kin-openapi's VisitJSON as store.check calls it
 }
 
 var checkPairs = sync.OnceValues(func() (*checkPair, error) {
@@ -61,7 +63,25 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 	schemas := petSchemas(doc)
 	cp := &checkPair{route: route, body: plans["createPet"].body, rb: route.Operation.RequestBody.Value,
 		opts:     &openapi3filter.Options{AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }, SkipSettingDefaults: true},
-		petCheck: petCheck(doc, schemas), kinPet: kinPetCheck(doc, schemas)}
+		petCheck: petCheck(doc, schemas)}
+	// Only whether kin-openapi accepts counts here: its default message would quote a whole
+	// (1 MiB) body, which costs more than the validation.
+	brief := openapi3.SetSchemaErrorMessageCustomizer(func(err *openapi3.SchemaError) string { return err.Reason })
+	cp.opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string { return err.Reason })
+	cp.kinPet = func(data []byte) error {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber() // as kinPetCheck
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		for _, s := range schemas {
+			if err := s.VisitJSON(v, openapi3.VisitAsResponse(), brief); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, s := range schemas {
 		c := compileObject(s)
 		if c == nil {
@@ -108,8 +128,11 @@ func (cp *checkPair) compare(body []byte, ct string) agreement {
 			a.disagree = fmt.Sprintf("stored Pet: compiled %s, kin-openapi %v", verdictWord(pv), kinPetErr)
 		}
 	}
-	if got := cp.petCheck(body); (got == nil) != (kinPetErr == nil) && a.disagree == "" {
-		a.disagree = fmt.Sprintf("store.check says %v, kin-openapi %v", got, kinPetErr)
+	// store.check itself, on what it is given: encodings of animals, whose names are short.
+	if len(body) <= 4<<10 {
+		if got := cp.petCheck(body); (got == nil) != (kinPetErr == nil) && a.disagree == "" {
+			a.disagree = fmt.Sprintf("store.check says %v, kin-openapi %v", got, kinPetErr)
+		}
 	}
 	// The handler's own decoding: the one-pass decoder against the full one.
 	var quick bool
@@ -127,8 +150,11 @@ func verdictWord(v verdict) string {
 	return map[verdict]string{undecided: "undecided", passes: "passes", fails: "fails"}[v]
 }
 
-// generatedBodies returns every createPet body of the case generator, with its
-// Content-Type: the enumerated cases of every family and random combinations from 20 seeds.
+// generatedBodies returns the createPet requests of the case generator: the enumerated
+// cases of every family and random combinations from 10 seeds, each body once. Random
+// combinations with a body over 4 KiB are left out: they repeat a large body of the
+// enumerated cases (1 MiB, 20,000 arrays deep, a 10,000-character name) with other
+// mutations, and under -race each costs seconds.
 func generatedBodies(t testing.TB) []cases.Request {
 	t.Helper()
 	doc := spec.MustLoad()
@@ -138,18 +164,23 @@ func generatedBodies(t testing.TB) []cases.Request {
 	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"987654"},
 		Name: func() string { n++; return "conformance-" + strconv.Itoa(n) }})
 	var out []cases.Request
-	add := func(cs []cases.Case) {
+	seen := map[string]bool{}
+	add := func(cs []cases.Case, limit int) {
 		for _, c := range cs {
-			if c.Request.Body != nil {
+			if c.Request.Body == nil || len(c.Request.Body.Bytes()) > limit {
+				continue
+			}
+			if key := contentType(c.Request) + "\n" + string(c.Request.Body.Bytes()); !seen[key] {
+				seen[key] = true
 				out = append(out, c.Request)
 			}
 		}
 	}
 	for _, fam := range cases.Families {
-		add(g.Cases(op, fam))
+		add(g.Cases(op, fam), math.MaxInt)
 	}
-	for seed := range uint64(20) {
-		add(g.Random(op, rand.New(rand.NewPCG(seed, 14)), 50))
+	for seed := range uint64(10) {
+		add(g.Random(op, rand.New(rand.NewPCG(seed, 14)), 50), 4<<10)
 	}
 	return out
 }
@@ -181,7 +212,7 @@ func TestCompiledChecksAgreeOnGeneratedCases(t *testing.T) {
 		}
 	}
 	t.Logf("%d generated bodies, each compared as createPet's body and as a stored Pet: %v", len(reqs), count)
-	assert.Greater(t, len(reqs), 500)
+	assert.Greater(t, len(reqs), 400)
 	assert.Greater(t, count["NewPet passes"], 100, "the usual bodies pass without kin-openapi")
 	assert.Greater(t, count["NewPet fails"], 100)
 	assert.Greater(t, count["quickNewPet decoded"], 100)
