@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -63,7 +62,8 @@ type Server struct {
 // Options set the load.
 type Options struct {
 	Connections int           // concurrent connections, each with one request in flight
-	Duration    time.Duration // measured, per case
+	Duration    time.Duration // measured, per case (and server)
+	Slice       time.Duration // Interleave's turn: each server is loaded this long, then the next
 	Warmup      time.Duration // before each measurement, not counted
 	APIKey      string
 	StartWithin time.Duration // how long a server may take to answer its ReadyPath
@@ -85,50 +85,97 @@ type Result struct {
 	ServerCPU, GeneratorCPU float64
 }
 
-// Measure runs every case against a fresh process of srv.
-func Measure(ctx context.Context, srv Server, cases []Case, o Options) []Result {
-	var out []Result
-	for _, c := range cases {
-		res := Result{Server: srv.Name, Case: c.Name}
-		p, err := Start(ctx, srv.Argv, srv.ReadyPath, o.StartWithin)
-		if err != nil {
-			res.Err = err
-			out = append(out, res)
+// Interleave measures servers side by side under c: a fresh process of each, warmed up,
+// then o.Duration of load on each in slices of o.Slice, the servers taking turns (each round
+// of slices starts with the next server), so that a change in what else the machine runs
+// touches them all alike. A server that does not start gets a Result with Err.
+func Interleave(ctx context.Context, servers []Server, c Case, o Options) []Result {
+	type running struct {
+		srv Server
+		p   *Proc
+		t   tally
+		err error
+	}
+	rs := make([]*running, len(servers))
+	for i, srv := range servers {
+		r := &running{srv: srv}
+		rs[i] = r
+		if r.p, r.err = Start(ctx, srv.Argv, srv.ReadyPath, o.StartWithin); r.err != nil {
 			continue
 		}
-		res.Ready = p.Ready
+		defer r.p.Stop()
 		if o.Warmup > 0 {
-			Attack(ctx, p.URL+srv.Base, c, o, o.Warmup)
+			Attack(ctx, r.p.URL+srv.Base, c, o, o.Warmup)
 		}
-		before, _ := ProcessCPU(p.PID())
-		start := time.Now()
-		m := Attack(ctx, p.URL+srv.Base, c, o, o.Duration)
-		if after, err := ProcessCPU(p.PID()); err == nil && before > 0 {
-			m.ServerCPU = (after - before).Seconds() / time.Since(start).Seconds()
+	}
+	slice := o.Slice
+	if slice <= 0 || slice > o.Duration {
+		slice = o.Duration
+	}
+	for k := time.Duration(0); k < o.Duration && ctx.Err() == nil; k += slice {
+		for j := range rs {
+			r := rs[(int(k/slice)+j)%len(rs)]
+			if r.p == nil {
+				continue
+			}
+			before, err := ProcessCPU(r.p.PID())
+			r.t.run(ctx, c.Name, c.Want, o, slice, vegeta.ConstantPacer{}, c.targeter(r.p.URL+r.srv.Base, o.APIKey))
+			if after, err2 := ProcessCPU(r.p.PID()); err == nil && err2 == nil {
+				r.t.serverCPU += after - before
+			}
 		}
-		m.Server, m.Ready = srv.Name, p.Ready
-		if mem, err := ReadMemory(p.PID()); err != nil {
-			m.Err = err
+	}
+	out := make([]Result, len(rs))
+	for i, r := range rs {
+		if r.p == nil {
+			out[i] = Result{Server: r.srv.Name, Case: c.Name, Err: r.err}
+			continue
+		}
+		res := r.t.result(c.Name)
+		res.Server, res.Ready = r.srv.Name, r.p.Ready
+		if mem, err := ReadMemory(r.p.PID()); err != nil {
+			res.Err = err
 		} else {
-			m.PeakRSS = mem.Peak
+			res.PeakRSS = mem.Peak
 		}
-		p.Stop()
-		out = append(out, m)
+		out[i] = res
 	}
 	return out
 }
 
 // Attack loads base (the URL up to the base path) with the case for d at o.Connections requests in flight.
 func Attack(ctx context.Context, base string, c Case, o Options, d time.Duration) Result {
-	return attack(ctx, c.Name, c.Want, o, d, vegeta.ConstantPacer{}, vegeta.NewStaticTargeter(vegeta.Target{
-		Method: c.Method, URL: base + c.Path, Body: c.Body, Header: c.header(o.APIKey),
-	}))
+	return attack(ctx, c.Name, c.Want, o, d, vegeta.ConstantPacer{}, c.targeter(base, o.APIKey))
+}
+
+func (c Case) targeter(base, apiKey string) vegeta.Targeter {
+	return vegeta.NewStaticTargeter(vegeta.Target{Method: c.Method, URL: base + c.Path, Body: c.Body, Header: c.header(apiKey)})
 }
 
 // attack runs vegeta at an unbounded rate (ConstantPacer{} paces nothing) with a fixed pool
 // of workers and connections, so that the concurrency is o.Connections.
 func attack(ctx context.Context, name string, want int, o Options, d time.Duration,
 	pacer vegeta.Pacer, tr vegeta.Targeter) Result {
+	var t tally
+	t.run(ctx, name, want, o, d, pacer, tr)
+	return t.result(name)
+}
+
+// tally adds up the slices of one measurement.
+type tally struct {
+	all          vegeta.Metrics // every result, for the latencies
+	requests     uint64
+	errs         uint64
+	sample       string        // one failure, as an example
+	wall         time.Duration // measured time: each slice from its first request to its last answer
+	elapsed      time.Duration // each slice's time from its start to its end, for the CPU figures
+	generatorCPU time.Duration
+	serverCPU    time.Duration // added by the caller, which knows the server
+}
+
+// run adds one slice of d (0: until the pacer stops).
+func (t *tally) run(ctx context.Context, name string, want int, o Options, d time.Duration,
+	pacer vegeta.Pacer, tr vegeta.Targeter) {
 	n := o.Connections
 	atk := vegeta.NewAttacker(
 		vegeta.Workers(uint64(n)), vegeta.MaxWorkers(uint64(n)),
@@ -140,25 +187,36 @@ func attack(ctx context.Context, name string, want int, o Options, d time.Durati
 	defer stop()
 	cpu0, start := selfCPU(), time.Now()
 	var m vegeta.Metrics
-	var errs uint64
-	var sample atomic.Value
 	for r := range atk.Attack(tr, pacer, d, name) {
 		if int(r.Code) != want || r.Error != "" {
-			errs++
-			if sample.Load() == nil {
-				sample.Store(fmt.Sprintf("%d %s", r.Code, strings.TrimSpace(r.Error)))
+			t.errs++
+			if t.sample == "" {
+				t.sample = fmt.Sprintf("%d %s", r.Code, strings.TrimSpace(r.Error))
 			}
 		}
 		m.Add(r)
+		t.all.Add(r)
 	}
 	m.Close()
-	res := Result{Case: name, Requests: m.Requests, P50: m.Latencies.P50, P99: m.Latencies.P99,
-		Max: m.Latencies.Max, Errors: errs, GeneratorCPU: (selfCPU() - cpu0).Seconds() / time.Since(start).Seconds()}
-	if wall := m.Duration + m.Wait; wall > 0 {
-		res.RPS = float64(m.Requests) / wall.Seconds()
+	t.requests += m.Requests
+	t.wall += m.Duration + m.Wait
+	t.elapsed += time.Since(start)
+	t.generatorCPU += selfCPU() - cpu0
+}
+
+func (t *tally) result(name string) Result {
+	t.all.Close()
+	res := Result{Case: name, Requests: t.requests, P50: t.all.Latencies.P50, P99: t.all.Latencies.P99,
+		Max: t.all.Latencies.Max, Errors: t.errs}
+	if t.wall > 0 {
+		res.RPS = float64(t.requests) / t.wall.Seconds()
 	}
-	if errs > 0 && errs == m.Requests {
-		res.Err = fmt.Errorf("every request failed, e.g. %v", sample.Load())
+	if t.elapsed > 0 {
+		res.GeneratorCPU = t.generatorCPU.Seconds() / t.elapsed.Seconds()
+		res.ServerCPU = t.serverCPU.Seconds() / t.elapsed.Seconds()
+	}
+	if t.errs > 0 && t.errs == t.requests {
+		res.Err = fmt.Errorf("every request failed, e.g. %v", t.sample)
 	}
 	return res
 }

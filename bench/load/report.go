@@ -1,10 +1,8 @@
 package load
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -234,26 +232,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// Median keeps, for each server and case, the round with the median throughput (of an even
-// number, the lower of the two in the middle). Results keep their first order.
-func Median(results []Result) []Result {
-	type key struct{ server, cs string }
-	groups := map[key][]Result{}
-	var order []key
-	for _, r := range results {
-		k := key{r.Server, r.Case}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
-	out := make([]Result, 0, len(order))
-	for _, k := range order {
-		g := groups[k]
-		slices.SortStableFunc(g, func(a, b Result) int { return cmp.Compare(a.RPS, b.RPS) })
-		out = append(out, g[(len(g)-1)/2])
-	}
-	return out
 }

@@ -1,7 +1,7 @@
 // Command load measures the reference server under load over loopback (issues 6 and 14) and
 // prints markdown tables with the targets hit or missed.
 //
-//	load [-connections 16] [-duration 5s] [-warmup 1s] [-server-cores 1,2] [-rounds 1] [-pin=true]
+//	load [-connections 16] [-duration 5s] [-slice 1s] [-warmup 1s] [-server-cores 1,2] [-pin=true]
 //	     [-peers] [-seed-animals 1000]
 //	load -memory [-animals 1000000]
 //
@@ -9,8 +9,9 @@
 // root), then, at each number of server cores, starts for each case a fresh process of each
 // configuration: petstore serve (validation on), petstore serve --no-validation, and a
 // baseline net/http handler sending the same bytes (this command, re-run as "load
-// baseline"). The server runs pinned to its cores and the load generator (this process) to
-// the others, with taskset; where there are not enough cores for both, the generator shares
+// baseline"), and loads them in turns of -slice until each had -duration, so that what else
+// the machine runs touches them alike. The server runs pinned to its cores and the load
+// generator (this process) to the others, with taskset; where there are not enough cores for both, the generator shares
 // the server's and the output says so, and without taskset the run is unpinned. -peers adds
 // Stoplight Prism's mock, installed by `make load-peers` into .tools/prism. -memory instead
 // fills one validated server with animals through POST /v1/pets and reports the growth of
@@ -61,7 +62,6 @@ type options struct {
 	baselineBase       string
 	baselineCanned     string
 	serverCores        []int // one comparison per entry
-	rounds             int   // measurements per server and case; the median is kept
 	pin                bool
 }
 
@@ -92,7 +92,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.petstore, "petstore", "", "petstore `binary` to measure; default: go build ./cmd/petstore")
 	fs.IntVar(&o.seedCount, "seed-animals", 1000, "animals the servers start with (a quarter of them sold)")
 	cores := fs.String("server-cores", "1,2", "comma-separated `list` of server core counts, one comparison each")
-	fs.IntVar(&o.rounds, "rounds", 1, "measurements of each server under each case; the table keeps the median")
+	fs.DurationVar(&o.Slice, "slice", time.Second, "the servers under a case take turns of this `time` until each had -duration")
 	fs.BoolVar(&o.pin, "pin", true, "pin the server and the load generator to separate cores with taskset (Linux); "+
 		"without taskset the run is unpinned")
 	fs.BoolVar(&o.memory, "memory", false, "measure memory per animal and list latency from 100 to -animals animals")
@@ -106,8 +106,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return o, cli.Usagef("load: unexpected argument %q", fs.Arg(0))
 	}
-	if o.Connections < 1 || o.Duration <= 0 || o.Warmup < 0 || o.seedCount < 1 || o.animals < 101 || o.rounds < 1 {
-		return o, cli.Usagef("load: -connections, -duration, -seed-animals, -rounds must be positive and -animals above 100")
+	if o.Connections < 1 || o.Duration <= 0 || o.Slice <= 0 || o.Warmup < 0 || o.seedCount < 1 || o.animals < 101 {
+		return o, cli.Usagef("load: -connections, -duration, -slice, -seed-animals must be positive and -animals above 100")
 	}
 	for _, f := range strings.Split(*cores, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -146,8 +146,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("load: go build ./cmd/petstore (run from the module root): %v\n%s", err, out)
 		}
 	}
-	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %d connections, %v per case after %v warm-up\n\n",
-		runtime.NumCPU(), loadAverage(), runtime.Version(), o.Connections, o.Duration, o.Warmup)
+	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %d connections, %v per case and server in turns of %v, after %v warm-up\n\n",
+		runtime.NumCPU(), loadAverage(), runtime.Version(), o.Connections, o.Duration, min(o.Slice, o.Duration), o.Warmup)
 	if o.memory {
 		return memory(ctx, o, stdout)
 	}
@@ -217,24 +217,23 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 		if err := place.PinGenerator(); err != nil {
 			return cli.Usagef("load: %v", err)
 		}
-		var all []load.Result
-		for round := 1; round <= o.rounds; round++ {
-			for _, srv := range servers {
-				fmt.Fprintf(os.Stderr, "load: %s, round %d: %s...\n", load.ServerCores(n), round, srv.Name)
-				srv.Argv = place.Wrap(srv.Argv)
-				all = append(all, load.Measure(ctx, srv, load.Cases, o.Options)...)
-				if ctx.Err() != nil {
-					return cli.Usagef("load: interrupted")
-				}
+		pinned := make([]load.Server, len(servers))
+		for i, srv := range servers {
+			srv.Argv = place.Wrap(srv.Argv)
+			pinned[i] = srv
+		}
+		var results []load.Result
+		for _, c := range load.Cases {
+			fmt.Fprintf(os.Stderr, "load: %s: %s...\n", load.ServerCores(n), c.Name)
+			results = append(results, load.Interleave(ctx, pinned, c, o.Options)...)
+			if ctx.Err() != nil {
+				return cli.Usagef("load: interrupted")
 			}
 		}
-		runs = append(runs, load.Comparison{Cores: n, Placement: place, Results: load.Median(all)})
+		runs = append(runs, load.Comparison{Cores: n, Placement: place, Results: results})
 	}
 	if len(runs) == 0 {
 		return cli.Usagef("load: no -server-cores count fits the %d CPUs of this machine", len(cpus))
-	}
-	if o.rounds > 1 {
-		fmt.Fprintf(stdout, "Median of %d rounds, each server started afresh for each case.\n\n", o.rounds)
 	}
 	load.WriteComparison(stdout, runs, load.Cases)
 	fmt.Fprintf(stdout, "\nServers start with %d animals; the baseline sends the bytes the validated server sent. "+

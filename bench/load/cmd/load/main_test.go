@@ -23,7 +23,7 @@ func TestBadFlags(t *testing.T) {
 		{"load", "-animals", "100", "-memory"},
 		{"load", "-server-cores", "0"},
 		{"load", "-server-cores", "1,two"},
-		{"load", "-rounds", "0"},
+		{"load", "-slice", "0s"},
 		{"load", "-nope"},
 		{"load", "extra"},
 		{"load", "baseline"},
