@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/petstore/internal/buildinfo"
+
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -83,6 +85,10 @@ type Options struct {
 	Workers int
 	// Rate caps the requests per second of the whole run (0: no cap), for a shared staging.
 	Rate float64
+	// Provenance, if set, is recorded in the report (a command passes its flags, the key
+	// masked, and the sha256 of the spec file it read); the harness version, the seed and a
+	// missing spec hash are filled in.
+	Provenance *report.Provenance
 	// Finished, if set, is called with each rule's result once it is final (waivers
 	// applied), in catalogue order, one call at a time: n counts from 1 to total.
 	Finished func(n, total int, res Result)
@@ -247,13 +253,25 @@ type runner struct {
 
 func newRunner(ctx context.Context, target Target, opts Options) (*runner, error) {
 	start := time.Now()
+	var prov report.Provenance
+	if opts.Provenance != nil {
+		prov = *opts.Provenance
+	}
 	if opts.Spec == nil {
 		doc, err := spec.Load()
 		if err != nil {
 			return nil, err
 		}
 		opts.Spec = doc
+		prov.SpecSHA256 = cmp.Or(prov.SpecSHA256, report.SpecSHA256(spec.Bytes()))
 	}
+	if prov.SpecSHA256 == "" {
+		// A description passed as a value: the sha256 of its JSON form.
+		if data, err := opts.Spec.MarshalJSON(); err == nil {
+			prov.SpecSHA256 = report.SpecSHA256(data)
+		}
+	}
+	prov.Harness = cmp.Or(prov.Harness, buildinfo.Read().String())
 	if opts.Now.IsZero() {
 		opts.Now = start
 	}
@@ -313,6 +331,7 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 			Seed:        opts.Seed,
 			Fuzz:        opts.Fuzz,
 			MaxCreates:  opts.MaxCreates,
+			Provenance:  withSeed(prov, opts.Seed),
 		}}
 	if err := r.prepare(); err != nil {
 		return nil, err
@@ -500,6 +519,11 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 		Workers: r.opts.Workers,
 		Seed:    r.opts.Seed, ReadOnly: r.opts.ReadOnly, MaxCreates: r.opts.MaxCreates, Reserve: r.reserve,
 		WaitedInVain: &r.waitedInVain}, r.facts.ByID[spec.OpCreate])
+}
+
+func withSeed(p report.Provenance, seed uint64) report.Provenance {
+	p.Seed = seed
+	return p
 }
 
 // reserve claims room for n more animals under --max-creates while a rule or case runs:

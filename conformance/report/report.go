@@ -65,6 +65,9 @@ type Report struct {
 	AnimalsCreated int `json:"animalsCreated"`
 	// Requests counts the requests the run sent (preparation, rules, cases, retries).
 	Requests int `json:"requests"`
+	// Provenance is what reproduces the run: the harness version, the description's
+	// sha256, the seed and the command line's flags (the key masked).
+	Provenance Provenance `json:"provenance"`
 	// Seed drives the generated cases' names and the random combinations (--fuzz): the same
 	// seed and version send the same requests. Fuzz is how many combinations were asked for.
 	Seed uint64 `json:"seed"`

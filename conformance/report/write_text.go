@@ -110,6 +110,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	fmt.Fprintf(bw, "started %s, clock %s, strict %t, read-only %t\n",
 		r.Started.Format("2006-01-02T15:04:05Z"), r.Clock.Format("2006-01-02T15:04:05Z"), r.Strict, r.ReadOnly)
 	fmt.Fprintf(bw, "%s\n", RunLine(r))
+	if p := r.Provenance; p.Harness != "" {
+		fmt.Fprintf(bw, "harness %s, spec sha256 %s\n", p.Harness, p.SpecSHA256)
+	}
 	writeCauses(bw, r)
 	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
