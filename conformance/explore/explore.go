@@ -45,7 +45,9 @@ type Config struct {
 	Lag time.Duration
 	// Replays is how often the shrunk sequence is run to tell deterministic from intermittent.
 	Replays int
-	// ShrinkTime bounds shrinking.
+	// ShrinkTime bounds each part of shrinking: finding a form of the failing sequence that
+	// fails again (after one run of each form in one worker, which only ctx bounds), making
+	// it smaller, and the replays that settle it.
 	ShrinkTime time.Duration
 	// Timeout bounds each request.
 	Timeout time.Duration
@@ -102,6 +104,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Provenance: cfg.Provenance, Target: redactURL(cfg.Target.BaseURL), Seed: cfg.Seed, Workers: cfg.Workers,
 		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String()},
 		GetGone: f.GetGone}
+	if !cfg.Now.IsZero() {
+		rep.Now = cfg.Now.Format(time.RFC3339)
+	}
 	start := time.Now()
 	seq, found, stop := explorePhase(ctx, r, cfg)
 	rep.Seconds = time.Since(start).Seconds()
@@ -117,19 +122,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, nil
 	}
 	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index, AfterSeconds: found.after.Seconds(),
-		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq, Trace: found.trace}
+		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
 	if ctx.Err() == nil {
 		post := &budget{max: int64(cfg.MaxCreates)}
 		before := r.c.requests.Load()
 		shrinkStart := time.Now()
-		s := shrink(ctx, r, cfg, post, seq, found.linear, fd.Violation, fd.Trace)
+		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.linear, fd.Violation, fd.Trace)
 		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
 		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
-		var res replayResult
 		shrinkCreated := post.used.Load()
 		post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
 		s.creates = post
-		fd.Shrunk, res = s.settle(cfg.Replays)
+		var res replayResult
+		fd.Shrunk, res, fd.ClassNote = s.settle(cfg.Replays)
 		fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
 		if res.trace != nil {
 			fd.Trace = res.trace
@@ -137,7 +142,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.PostRequests = r.c.requests.Load() - before
 		rep.PostCreated = shrinkCreated + post.used.Load()
 	}
-	fd.Class = classOf(fd.Replays, fd.ReplaysFailed)
+	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
 	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
 }
@@ -197,6 +202,13 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 	// tries the steps of all workers one after the other in that order.
 	order := make([][]int64, cfg.Workers)
 	ended := make([][]int64, cfg.Workers) // when its answer was read
+	// cut[w] is worker w's step in flight when a finding cancelled the run: it may have
+	// reached the target and changed what the failing step saw, so the sequence keeps it.
+	type inFlight struct {
+		st       Step
+		sent, at int64
+	}
+	cut := make([]*inFlight, cfg.Workers)
 	var sent atomic.Int64
 	var wg sync.WaitGroup
 	for n := range cfg.Workers {
@@ -212,7 +224,10 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 				at := sent.Add(1)
 				ex, v, err := r.exec(ctx, m, creates, w, i, st)
 				if err != nil {
-					return // cancelled (or a create the budget no longer allowed): not part of the sequence
+					if err != errBudget { // cancelled; a create the budget no longer allowed was not sent
+						cut[n] = &inFlight{st, at, sent.Add(1)}
+					}
+					return
 				}
 				seq.Workers[n] = append(seq.Workers[n], st)
 				order[n] = append(order[n], at)
@@ -232,6 +247,12 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 	switch {
 	case first != nil:
 		info.reason = StopFinding
+		for n, c := range cut {
+			if c != nil {
+				seq.Workers[n], order[n], ended[n] = append(seq.Workers[n], c.st), append(order[n], c.sent), append(ended[n], c.at)
+			}
+		}
+		seq.Timeline = timeline(seq, order, ended)
 		// Concurrent steps have no one order: a create sent after a listing can still be
 		// stored before the listing reads the store. Both orders are tried, and creates first.
 		byStart := linearize(seq, order)
@@ -244,6 +265,27 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		info.reason = StopInterrupt
 	}
 	return seq, first, info
+}
+
+// timeline is the schedule of the steps as they ran: their sends and answers in the order of
+// the counts sent and answered (one count for the sends and answers of all workers).
+func timeline(seq Sequence, sent, answered [][]int64) Timeline {
+	type at struct {
+		n int64
+		e Event
+	}
+	var all []at
+	for w, steps := range seq.Workers {
+		for i := range steps {
+			all = append(all, at{sent[w][i], Event{Worker: w}}, at{answered[w][i], Event{Worker: w, Answer: true}})
+		}
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].n < all[b].n })
+	t := make(Timeline, len(all))
+	for i, a := range all {
+		t[i] = a.e
+	}
+	return t
 }
 
 // linearize puts the steps of all workers into one, in the order they were sent, with
@@ -302,8 +344,11 @@ func merge(traces [][]Exchange) []Exchange {
 	return out
 }
 
-// play runs a fixed sequence with a fresh model, the workers concurrently, and stops at the
-// first violation. err is set when the sequence could not be run to its end or to a finding.
+// play runs a fixed sequence with a fresh model by its timeline (see Sequence.Timeline):
+// each step is sent when the events before its send are done, so a step waits for the
+// answers that came before it and overlaps the steps it overlapped. It stops at the first
+// violation; err is set when the sequence could not be run to its end or to a finding.
+// Shrinking, the replays of a finding and conformance replay all run sequences here.
 func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
 	if r.fresh != nil {
 		t, stop, err := r.fresh()
@@ -326,26 +371,46 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 	var once sync.Once
 	var first *found
 	var firstErr error
-	traces := make([][]Exchange, len(seq.Workers))
+	n := len(seq.Workers)
+	workers, next, traces := make([]*worker, n), make([]int, n), make([][]Exchange, n)
+	answered := make([]chan struct{}, n) // closed when the worker's step in flight is answered
+	for w := range workers {
+		workers[w] = newWorker(w)
+	}
+	run := func(w, i int) {
+		ex, v, err := r.exec(ctx, m, creates, workers[w], i, seq.Workers[w][i])
+		if err != nil {
+			once.Do(func() { firstErr = err; cancel() })
+			return
+		}
+		traces[w] = append(traces[w], ex)
+		if v != nil {
+			once.Do(func() { first = &found{v: v, worker: w, index: i}; cancel() })
+		}
+	}
 	var wg sync.WaitGroup
-	for n, steps := range seq.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker(n)
-			for i, st := range steps {
-				ex, v, err := r.exec(ctx, m, creates, w, i, st)
-				if err != nil {
-					once.Do(func() { firstErr = err; cancel() })
-					return
-				}
-				traces[n] = append(traces[n], ex)
-				if v != nil {
-					once.Do(func() { first = &found{v: v, worker: n, index: i}; cancel() })
-					return
-				}
-			}
-		}()
+	events := seq.schedule()
+	for k := 0; k < len(events) && ctx.Err() == nil; k++ {
+		e := events[k]
+		i := next[e.Worker]
+		switch {
+		case e.Answer:
+			<-answered[e.Worker]
+		case k+1 < len(events) && events[k+1] == Event{Worker: e.Worker, Answer: true}:
+			run(e.Worker, i) // nothing overlaps it
+			next[e.Worker]++
+			k++
+		default:
+			done := make(chan struct{})
+			answered[e.Worker] = done
+			next[e.Worker]++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer close(done)
+				run(e.Worker, i)
+			}()
+		}
 	}
 	wg.Wait()
 	if first != nil {
@@ -361,17 +426,20 @@ type replayResult struct {
 	err          error
 }
 
-// replay runs seq times times and counts the runs that meet a violation of rule ("" any).
-func replay(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, rule string, times int) replayResult {
+// replay runs seq times times and counts the runs that meet a violation (of any rule: a
+// replay against a changed service may fail differently). It is how conformance replay runs
+// a replay file, and how a shrunk finding is confirmed and classified before its file is
+// written.
+func replay(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence, times int) replayResult {
 	var res replayResult
 	for range times {
-		fd, trace, err := play(ctx, r, cfg.Lag, creates, seq)
+		fd, trace, err := play(ctx, r, lag, creates, seq)
 		if err != nil {
 			res.err = err
 			break
 		}
 		res.runs++
-		if fd != nil && (rule == "" || fd.v.Rule == rule) {
+		if fd != nil {
 			res.failed++
 			if res.trace == nil {
 				res.trace, res.violation = trace, fd.v
@@ -389,11 +457,13 @@ const (
 	NotReplayed   = "not replayed"
 )
 
-func classOf(runs, failed int) string {
+// classOf classifies failed of runs replays; intermittent says that the fault is known to be
+// intermittent (a race, or a shorter form passed some replays) even if every replay failed.
+func classOf(runs, failed int, intermittent bool) string {
 	switch {
 	case runs == 0:
 		return NotReplayed
-	case failed == runs:
+	case failed == runs && !intermittent:
 		return Deterministic
 	case failed > 0:
 		return Intermittent

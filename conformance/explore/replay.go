@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,25 +14,36 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// ReplayFormat names the replay file format and its version.
-const ReplayFormat = "petstore-explore-replay/1"
+// ReplayFormat names the replay file format and its version. Version 2 added the timeline
+// (the schedule of several workers), the run's clock and the replays' count; a version 1
+// file still reads, its workers running in lockstep.
+const (
+	ReplayFormat   = "petstore-explore-replay/2"
+	replayFormatV1 = "petstore-explore-replay/1"
+)
 
 // ReplayFile is a shrunk failing sequence with what is needed to run it again: the lag the
-// model allowed, the violation it met, and the provenance of the run that found it.
+// model allowed, the run's clock when one was given, the violation it met and how its
+// replays went, and the provenance of the run that found it.
 type ReplayFile struct {
 	Format     string     `json:"format"`
 	Provenance Provenance `json:"provenance"`
 	Target     string     `json:"target"`
 	Lag        string     `json:"lag"`
+	Now        string     `json:"now,omitempty"`
 	Finding    Violation  `json:"finding"`
 	Class      string     `json:"class"`
+	ClassNote  string     `json:"classNote,omitempty"`
+	// Replays and ReplaysFailed are the replays explore made of the sequence before writing it.
+	Replays       int `json:"replays,omitempty"`
+	ReplaysFailed int `json:"replaysFailed,omitempty"`
 	Sequence
 }
 
 // NewReplayFile is the replay file of a finding of rep.
 func NewReplayFile(rep *Report, f Finding) ReplayFile {
-	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, Lag: rep.Bounds.Lag,
-		Finding: f.Violation, Class: f.Class, Sequence: f.Shrunk}
+	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, Lag: rep.Bounds.Lag, Now: rep.Now,
+		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed, Sequence: f.Shrunk}
 }
 
 // WriteReplayFile writes rf to path, creating its directory.
@@ -61,7 +73,7 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
-	if rf.Format != ReplayFormat {
+	if rf.Format != ReplayFormat && rf.Format != replayFormatV1 {
 		return rf, fmt.Errorf("replay file %s: format %q, want %q", path, rf.Format, ReplayFormat)
 	}
 	if rf.Len() == 0 {
@@ -72,6 +84,16 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 			if err := checkStep(steps, i, st); err != nil {
 				return rf, fmt.Errorf("replay file %s: worker %d step #%d: %w", path, w, i, err)
 			}
+		}
+	}
+	if len(rf.Timeline) > 0 {
+		if err := checkTimeline(rf.Timeline, rf.Workers); err != nil {
+			return rf, fmt.Errorf("replay file %s: timeline: %w", path, err)
+		}
+	}
+	if rf.Now != "" {
+		if _, err := time.Parse(time.RFC3339, rf.Now); err != nil {
+			return rf, fmt.Errorf("replay file %s: now: %w", path, err)
 		}
 	}
 	return rf, nil
@@ -107,11 +129,12 @@ func checkStep(steps []Step, i int, st Step) error {
 
 // ReplayConfig configures Replay.
 type ReplayConfig struct {
-	Target  Target
-	Doc     *openapi3.T
-	Now     time.Time
-	Lag     time.Duration // the allowed lag; zero takes the file's
-	Times   int
+	Target Target
+	Doc    *openapi3.T
+	Now    time.Time     // the run's clock; zero takes the file's, else time.Now
+	Lag    time.Duration // the allowed lag; zero takes the file's
+	Times  int
+	// Timeout bounds each request.
 	Timeout time.Duration
 	// MaxCreates bounds the animals all the runs together create.
 	MaxCreates int
@@ -131,11 +154,20 @@ type ReplayReport struct {
 	Requests  int64      `json:"requests"`
 	Created   int64      `json:"created"`
 	Stopped   string     `json:"stopped,omitempty"` // why fewer runs than asked were made
+	ClassNote string     `json:"classNote,omitempty"`
+	// RecordedClass and RecordedLine are how explore's replays of the sequence went.
+	RecordedClass string `json:"recordedClass,omitempty"`
+	RecordedLine  string `json:"recordedLine,omitempty"`
 }
 
-// Replay runs the file's sequence cfg.Times times against the target and counts the runs that
-// meet a violation (of any rule: a replay against a changed service may fail differently).
+// Replay runs the file's sequence cfg.Times times against the target, each run as explore ran
+// it while shrinking and replaying (play: a fresh target when there is one, the first
+// request, the workers by the file's timeline), and counts the runs that meet a violation. A
+// file explore found intermittent stays intermittent when every run fails.
 func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport, error) {
+	if cfg.Now.IsZero() && rf.Now != "" {
+		cfg.Now, _ = time.Parse(time.RFC3339, rf.Now)
+	}
 	f, err := LoadFacts(cfg.Doc, cfg.Now)
 	if err != nil {
 		return nil, err
@@ -153,9 +185,19 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 		return nil, err
 	}
 	creates := &budget{max: int64(cfg.MaxCreates)}
-	res := replay(ctx, r, Config{Lag: cfg.Lag}, creates, rf.Sequence, "", max(cfg.Times, 1))
-	out := &ReplayReport{Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding, Runs: res.runs, Failed: res.failed,
-		Class: classOf(res.runs, res.failed), Violation: res.violation, Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load()}
+	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
+	out := &ReplayReport{Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
+		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
+		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class}
+	if out.Class == Intermittent && rf.Class == Intermittent {
+		out.ClassNote = rf.ClassNote
+		if res.failed == res.runs {
+			out.ClassNote = cmp.Or(rf.ClassNote, "recorded as intermittent")
+		}
+	}
+	if rf.Replays > 0 {
+		out.RecordedLine = replayLine(rf.ReplaysFailed, rf.Replays, rf.Class, rf.ClassNote)
+	}
 	if res.err != nil {
 		out.Stopped = res.err.Error()
 	}
@@ -167,7 +209,10 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "conformance replay: %s\n", rr.Target)
 	fmt.Fprintf(&b, "  recorded finding: %s (section %s): %s\n", rr.Expected.Rule, rr.Expected.Section, rr.Expected.Message)
-	fmt.Fprintf(&b, "failed %d of %d replays (%s); %d requests, %d animals created\n", rr.Failed, rr.Runs, rr.Class, rr.Requests, rr.Created)
+	if rr.RecordedLine != "" {
+		fmt.Fprintf(&b, "  when recorded: %s\n", rr.RecordedLine)
+	}
+	fmt.Fprintf(&b, "%s; %d requests, %d animals created\n", replayLine(rr.Failed, rr.Runs, rr.Class, rr.ClassNote), rr.Requests, rr.Created)
 	if rr.Stopped != "" {
 		fmt.Fprintf(&b, "  stopped early: %s\n", rr.Stopped)
 	}

@@ -33,6 +33,7 @@ type Report struct {
 	Seed              uint64     `json:"seed"`
 	Workers           int        `json:"workers"`
 	Bounds            Bounds     `json:"bounds"`
+	Now               string     `json:"now,omitempty"` // the run's clock, RFC 3339, when one was given
 	StoppedBy         string     `json:"stoppedBy"`
 	Seconds           float64    `json:"seconds"`
 	Steps             int        `json:"steps"`
@@ -63,7 +64,9 @@ type Finding struct {
 	Replays         int        `json:"replays"`
 	ReplaysFailed   int        `json:"replaysFailed"`
 	Class           string     `json:"class"`
-	Trace           []Exchange `json:"trace"`
+	// ClassNote says why the class is intermittent when the count alone does not.
+	ClassNote string     `json:"classNote,omitempty"`
+	Trace     []Exchange `json:"trace"`
 }
 
 // ReplayLine is "failed 3 of 10 replays (intermittent)".
@@ -71,7 +74,14 @@ func (f Finding) ReplayLine() string {
 	if f.Replays == 0 {
 		return "not replayed"
 	}
-	return fmt.Sprintf("failed %d of %d replays (%s)", f.ReplaysFailed, f.Replays, f.Class)
+	return replayLine(f.ReplaysFailed, f.Replays, f.Class, f.ClassNote)
+}
+
+func replayLine(failed, runs int, class, note string) string {
+	if note != "" && class == Intermittent {
+		class += ": " + note
+	}
+	return fmt.Sprintf("failed %d of %d replays (%s)", failed, runs, class)
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -119,7 +129,7 @@ func writeFinding(b *strings.Builder, f Finding) {
 	fmt.Fprintf(b, "  shrunk from %s to %s (%d runs, %.1fs)\n", f.Original, f.Shrunk.Size(), f.ShrinkRuns, f.ShrinkSeconds)
 	fmt.Fprintf(b, "  %s\n", f.ReplayLine())
 	if v := f.ShrunkViolation; v != nil && v.Message != f.Message {
-		fmt.Fprintf(b, "  the shrunk sequence meets: %s\n", v.Message)
+		fmt.Fprintf(b, "  the shrunk sequence meets %s (section %s): %s\n", v.Rule, v.Section, v.Message)
 	}
 	b.WriteString("  sequence:\n")
 	for w, steps := range f.Shrunk.Workers {

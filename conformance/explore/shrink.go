@@ -2,42 +2,98 @@ package explore
 
 import (
 	"context"
+	"math"
+	"slices"
 	"time"
 )
 
-// Shrinking. A candidate is kept when it still meets a violation of the same rule in one of
-// shrinkTries runs (an intermittent fault needs more than one chance). The order: all steps
-// in one worker in the order they were sent (or answered), else one worker alone, then fewer workers, then fewer steps (halves, quarters, ... single steps, as in
-// delta debugging), then simpler inputs, then fewer steps again. Shrinking stops when
-// Config.ShrinkTime is spent or the budget of creates runs out, and keeps the smallest
-// failing sequence found so far.
+// Shrinking. Every candidate runs the way conformance replay runs a replay file (play: a
+// fresh target when there is one, the exploration's first request, the workers by the
+// candidate's timeline), so what fails here fails there.
+//
+// The shrinker first looks for a form of the failing sequence that fails again: the steps of
+// all workers in one worker (in the order they were sent, in the order they were answered,
+// creates first), else the workers by the timeline they ran by. That form is run once more.
+// When it fails again the fault is taken as deterministic, and a candidate is kept only when
+// it fails on each of confirmRuns runs: a candidate that fails once by chance (an
+// interleaving, a timing) is dropped. Otherwise the fault is intermittent, and a candidate is
+// kept when it fails in one of intermittentTries runs. The order: one worker alone, fewer
+// workers, fewer steps (halves, quarters, ... single steps, as in delta debugging), simpler
+// inputs, fewer steps again. Finding the form to start from (after a first run of each form
+// in one worker) and shrinking it each stop when Config.ShrinkTime is spent, and shrinking
+// when the budget of creates runs out. settle then confirms the result with the replays.
 
-const shrinkTries = 2
+const (
+	confirmRuns       = 2
+	intermittentTries = 3
+	// maxRepeated bounds the steps of a sequence that settle repeats to make an intermittent
+	// fault show on most runs.
+	maxRepeated = 256
+)
 
 type shrinker struct {
 	ctx      context.Context
 	r        *runner
 	cfg      Config
 	creates  *budget
-	rule     string
-	deadline time.Time
+	rule     string    // the violation the candidates must meet ("" any, then the first met)
+	deadline time.Time // zero: none but ctx's
 	runs     int
 	trace    []Exchange // of the latest failing candidate
-	history  []Sequence // the failing candidates kept, longest first
+	history  []Sequence // the exploration's sequence, then the candidates kept, longest first
 	spent    bool       // the budget of creates ran out
+	// deterministic: the first form that failed again failed on its next run too.
+	deterministic bool
+	// race: the fault needs concurrency (each worker's steps in one worker, run to their end,
+	// never met it; the timeline did).
+	race bool
 }
 
-// shrink returns the smallest failing sequence it found and the failing candidates on the
-// way to it, longest first (seq itself first).
+// shrink returns the shrinker with the candidates it kept on the way to the smallest (the
+// exploration's sequence first).
 func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, linear []Sequence, v Violation, trace []Exchange) *shrinker {
-	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: creates, rule: v.Rule, deadline: time.Now().Add(cfg.ShrinkTime), trace: trace,
-		history: []Sequence{seq}}
-	for _, l := range linear {
-		if len(seq.Workers) > 1 && s.fails(l) {
-			seq = l // no concurrency needed
-			break
+	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: creates, rule: v.Rule, trace: trace, history: []Sequence{seq}}
+	// The form to start from: the steps of all workers in one worker (no concurrency needed),
+	// else the timeline as it ran, with the violation found, else with any (the timeline can
+	// meet the fault as another violation: racing ids answered twice rather than an animal
+	// overwritten). The first pass runs each form in one worker once, to its failure or its
+	// end, bounded by ctx alone: a fault that needs no concurrency then always gets a sequence
+	// that fails every time, however slow the machine; later passes and the timeline have
+	// Config.ShrinkTime.
+	var start Sequence
+	if len(seq.Workers) > 1 {
+		for pass := 0; pass < intermittentTries && start.Len() == 0; pass++ {
+			if pass == 1 {
+				s.deadline = time.Now().Add(cfg.ShrinkTime)
+			}
+			for _, form := range linear {
+				if s.failing(form, 1, 1) {
+					start = form
+					s.history = append(s.history, form)
+					break
+				}
+			}
 		}
 	}
+	if s.deadline.IsZero() {
+		s.deadline = time.Now().Add(cfg.ShrinkTime)
+	}
+	if start.Len() == 0 {
+		cut := s.done() // the forms in one worker were cut short
+		for _, rule := range []string{s.rule, ""} {
+			if s.rule = rule; s.failing(seq, 1, intermittentTries) {
+				start = seq
+				break
+			}
+		}
+		s.race = start.Len() > 0 && len(seq.Workers) > 1 && !cut
+	}
+	if start.Len() == 0 {
+		return s // nothing fails again: settle replays the exploration's sequence
+	}
+	s.deadline = time.Now().Add(cfg.ShrinkTime) // shrinking proper
+	s.deterministic = s.run(start)
+	seq = start
 	seq = s.workers(seq)
 	seq = s.steps(seq)
 	simpler := s.inputs(seq)
@@ -47,48 +103,134 @@ func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Seq
 	return s
 }
 
-// settle replays the shrunk sequence to classify it. An intermittent fault can shrink to a
-// sequence too short to fail again (one request in twenty answered 500 shrinks to one or two
-// steps); then the candidates before it are tried, shortest first, until one fails in at
-// least a third of its replays, so that the sequence reported and written to the replay
-// file reproduces.
-func (s *shrinker) settle(replays int) (Sequence, replayResult) {
-	var res replayResult
+// settle replays the kept candidates, shortest first, the way conformance replay runs a
+// replay file, and returns the first whose replays fail on every run (a deterministic fault)
+// or on at least three in four (an intermittent one or a race), so that the sequence
+// reported and written to the replay file reproduces within a few replays. An intermittent
+// fault can shrink to a sequence too short to fail again (one request in twenty answered 500
+// shrinks to one step): then longer candidates are tried (within Config.ShrinkTime), and when
+// none fails often enough, the one that failed most is repeated until it does. note, when
+// set, says why the fault is intermittent although the sequence may have failed every replay.
+func (s *shrinker) settle(replays int) (Sequence, replayResult, string) {
+	if replays <= 0 {
+		return s.history[len(s.history)-1], replayResult{}, ""
+	}
 	deadline := time.Now().Add(s.cfg.ShrinkTime)
-	for i := len(s.history) - 1; i >= 0; i-- {
-		res = replay(s.ctx, s.r, s.cfg, s.creates, s.history[i], s.rule, replays)
-		if res.failed*3 >= res.runs && res.failed > 0 || res.err != nil || time.Now().After(deadline) || i == 0 {
-			return s.history[i], res
+	mostly := func(res replayResult) bool { return res.failed > 0 && res.failed*4 >= res.runs*3 }
+	enough := mostly
+	if s.deterministic && !s.race {
+		enough = func(res replayResult) bool { return res.failed > 0 && res.failed == res.runs }
+	}
+	type tried struct {
+		seq Sequence
+		res replayResult
+	}
+	best := tried{res: replayResult{failed: -1}} // the most failures; of those, the shortest
+	flaky := false                               // a candidate, each of which had failed, passed a replay
+	try := func(cand Sequence) tried {
+		t := tried{cand, replay(s.ctx, s.r, s.cfg.Lag, s.creates, cand, replays)}
+		flaky = flaky || t.res.failed < t.res.runs
+		if t.res.failed > best.res.failed {
+			best = t
+		}
+		return t
+	}
+	noted := func(t tried) (Sequence, replayResult, string) {
+		switch {
+		case s.race:
+			return t.seq, t.res, raceNote
+		case flaky && t.res.failed == t.res.runs:
+			return t.seq, t.res, flakyNote
+		}
+		return t.seq, t.res, ""
+	}
+	for i := len(s.history) - 1; i >= 0 && !time.Now().After(deadline); i-- {
+		if i < len(s.history)-1 && equalSeq(s.history[i], s.history[i+1]) {
+			continue
+		}
+		if t := try(s.history[i]); t.res.err != nil || enough(t.res) {
+			return noted(t)
 		}
 	}
-	return s.history[0], res
+	// Repetition is bounded by maxRepeated, not by the time: it is what makes the file written
+	// reproduce. It starts from the factor that the rate seen says is enough.
+	base, n := best.seq, 2
+	if rate := float64(best.res.failed) / float64(best.res.runs); rate > 0 {
+		for 1-math.Pow(1-rate, float64(n)) < 0.9 {
+			n *= 2
+		}
+	}
+	for ; !mostly(best.res) && base.Len()*n <= max(maxRepeated, base.Len()); n *= 2 {
+		if t := try(base.repeated(n)); t.res.err != nil {
+			return noted(t)
+		}
+	}
+	return noted(best)
 }
+
+// Why a finding is intermittent although its sequence may have failed every replay.
+const (
+	raceNote  = "a race: it failed only with its workers' steps overlapping"
+	flakyNote = "a shorter or the same sequence passed some replays"
+)
 
 func (s *shrinker) done() bool {
-	return s.spent || s.ctx.Err() != nil || time.Now().After(s.deadline)
+	return s.spent || s.ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline)
 }
 
-// fails runs cand up to shrinkTries times and says whether it met the rule's violation.
+// fails says whether cand fails reliably enough to be kept (see the top of the file), and
+// keeps it.
 func (s *shrinker) fails(cand Sequence) bool {
+	need, tries := 1, intermittentTries
+	if s.deterministic {
+		need, tries = confirmRuns, confirmRuns
+	}
+	if !s.failing(cand, need, tries) {
+		return false
+	}
+	s.history = append(s.history, cand)
+	return true
+}
+
+// failing runs cand up to tries times and says whether need runs met the rule's violation;
+// a run that passes after one that failed ends it (false), and so does any run that passes
+// when the fault is deterministic.
+func (s *shrinker) failing(cand Sequence, need, tries int) bool {
 	if cand.Len() == 0 {
 		return false
 	}
-	for range shrinkTries {
+	failed := 0
+	for range tries {
 		if s.done() {
 			return false
 		}
-		ctx, cancel := context.WithDeadline(s.ctx, s.deadline)
-		fd, trace, err := play(ctx, s.r, s.cfg.Lag, s.creates, cand)
-		cancel()
-		s.runs++
-		if err == errBudget {
-			s.spent = true
+		if s.run(cand) {
+			if failed++; failed == need {
+				return true
+			}
+		} else if failed > 0 || s.deterministic {
+			return false
 		}
-		if fd != nil && fd.v.Rule == s.rule {
-			s.trace = trace
-			s.history = append(s.history, cand)
-			return true
-		}
+	}
+	return false
+}
+
+// run plays cand once and says whether it met the rule's violation.
+func (s *shrinker) run(cand Sequence) bool {
+	ctx := s.ctx
+	if !s.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, s.deadline)
+		defer cancel()
+	}
+	fd, trace, err := play(ctx, s.r, s.cfg.Lag, s.creates, cand)
+	s.runs++
+	if err == errBudget {
+		s.spent = true
+	}
+	if fd != nil && (fd.v.Rule == s.rule || s.rule == "") {
+		s.rule, s.trace = fd.v.Rule, trace
+		return true
 	}
 	return false
 }
@@ -99,13 +241,12 @@ func (s *shrinker) workers(seq Sequence) Sequence {
 		return seq
 	}
 	for w := range seq.Workers {
-		if cand := (Sequence{Workers: [][]Step{seq.Workers[w]}}); s.fails(cand) {
+		if cand := seq.alone(w); s.fails(cand) {
 			return cand
 		}
 	}
-	for w := 0; w < len(seq.Workers) && len(seq.Workers) > 1; {
-		cand := Sequence{Workers: append(append([][]Step{}, seq.Workers[:w]...), seq.Workers[w+1:]...)}
-		if s.fails(cand) {
+	for w := 0; w < len(seq.Workers) && len(seq.Workers) > 1 && !s.done(); {
+		if cand := seq.withoutWorker(w); s.fails(cand) {
 			seq = cand
 			continue
 		}
@@ -114,14 +255,21 @@ func (s *shrinker) workers(seq Sequence) Sequence {
 	return seq
 }
 
-// steps removes chunks of each worker's steps, halving the chunk size down to one step.
+// steps removes chunks of each worker's steps, halving the chunk size down to one step. A
+// worker whose steps all go leaves the sequence; the next one takes its number.
 func (s *shrinker) steps(seq Sequence) Sequence {
-	for w := range seq.Workers {
+	for w := 0; w < len(seq.Workers); w++ {
+	sizes:
 		for size := max(len(seq.Workers[w])/2, 1); size >= 1 && !s.done(); size /= 2 {
 			for i := 0; i < len(seq.Workers[w]) && !s.done(); {
 				cand := seq.without(w, i, i+size)
 				if cand.Len() < seq.Len() && s.fails(cand) {
+					gone := len(cand.Workers) < len(seq.Workers)
 					seq = cand
+					if gone {
+						w--
+						break sizes
+					}
 					continue
 				}
 				i += size
@@ -187,7 +335,7 @@ func simpler(st Step) []Step {
 }
 
 func equalSeq(a, b Sequence) bool {
-	if len(a.Workers) != len(b.Workers) {
+	if len(a.Workers) != len(b.Workers) || !slices.Equal(a.schedule(), b.schedule()) {
 		return false
 	}
 	for w := range a.Workers {
