@@ -40,7 +40,18 @@ type Outcome struct {
 	After      time.Duration // until the finding, before shrinking
 	Shrunk     int           // steps of the shrunk sequence
 	Class      string
-	Reproduced int // failing runs of the replay file, out of Options.ReplayFileRuns
+	Reproduced int // failing runs of the replay file
+	ReplayRuns int // runs of the replay file made (Options.ReplayFileRuns unless stopped)
+}
+
+// Reproduces says whether the replay file showed the finding again, run the way conformance
+// replay runs it: on every run for a deterministic finding, on at least one for an
+// intermittent one.
+func (o Outcome) Reproduces() bool {
+	if o.Class == explore.Deterministic {
+		return o.ReplayRuns > 0 && o.Reproduced == o.ReplayRuns
+	}
+	return o.Reproduced > 0
 }
 
 // RunOne explores a fresh server of m with seed, within m's budget.
@@ -91,7 +102,7 @@ func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Optio
 	if err != nil {
 		return out, err
 	}
-	out.Reproduced = rr.Failed
+	out.Reproduced, out.ReplayRuns = rr.Failed, rr.Runs
 	return out, nil
 }
 
@@ -146,7 +157,7 @@ func median[T int | time.Duration](v []T) T {
 // WriteTable writes the rows as a markdown table.
 func WriteTable(w io.Writer, rows []Row) error {
 	var b strings.Builder
-	b.WriteString("| Mutant | Fault | Budget | Found | Median time to find | Median shrunk length | Rules | Classes | Replay file reproduces |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Mutant | Fault | Budget | Found | Median time to find | Median shrunk length | Rules | Classes | Replay file reproduces (deterministic: every run) |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		budget := r.Mutant.Budget
 		if r.Options.Budget.Steps > 0 {
@@ -165,13 +176,19 @@ func reproduced(r Row) string {
 	if r.Options.ReplayFileRuns == 0 {
 		return "not checked"
 	}
+	return fmt.Sprintf("%d/%d", r.Reproducing(), r.Found())
+}
+
+// Reproducing counts the seeds whose replay file reproduced the finding (see
+// Outcome.Reproduces).
+func (r Row) Reproducing() int {
 	n := 0
 	for _, o := range r.found() {
-		if o.Reproduced > 0 {
+		if o.Reproduces() {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d/%d", n, r.Found())
+	return n
 }
 
 // tally is "a ×3, b ×1", most frequent first.
