@@ -98,8 +98,8 @@ func waive(res *Result, opts Options, now time.Time) {
 	}
 }
 
-// applyGates records what fails the run besides its rules: expired waivers and a coverage
-// shortfall.
+// applyGates records what fails the run besides its rules (expired waivers and a coverage
+// shortfall) and the waivers in force whose rule passed, which are no longer needed.
 func applyGates(rep *Report, opts Options, now time.Time) {
 	rep.MinCoverage = opts.MinCoverage
 	for _, w := range opts.Waivers {
@@ -107,6 +107,11 @@ func applyGates(rep *Report, opts Options, now time.Time) {
 			rep.GateFailures = append(rep.GateFailures, GateFailure{Gate: "waiver/" + w.Rule,
 				Message: fmt.Sprintf("the waiver for %s expired on %s (reason: %s): fix the rule's failure or renew the waiver",
 					w.Rule, w.Expires, w.Reason)})
+		}
+	}
+	for _, w := range opts.Waivers {
+		if res, ok := rep.Result(w.Rule); ok && res.Status == Pass && !w.Expired(now) {
+			rep.UnneededWaivers = append(rep.UnneededWaivers, w)
 		}
 	}
 	if g := report.CoverageGate(rep.Coverage, opts.MinCoverage); g != nil {

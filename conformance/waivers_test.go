@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +102,16 @@ func TestWaivers(t *testing.T) {
 		Waivers: []conformance.Waiver{{Rule: "auth/no-such-rule", Reason: "r", Expires: "2030-01-01"}}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `waiver for unknown rule "auth/no-such-rule"`)
+}
+
+// A waiver in force whose rule passes is reported as unneeded, and fails nothing.
+func TestUnneededWaiverIsReported(t *testing.T) {
+	w := conformance.Waiver{Rule: "errors/not-found", Reason: "old gateway bug, OPS-9", Expires: "2099-01-01"}
+	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})),
+		conformance.Options{Only: []string{"errors/not-found"}, Waivers: []conformance.Waiver{w}})
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
+	assert.Equal(t, []conformance.Waiver{w}, rep.UnneededWaivers)
+	var text strings.Builder
+	require.NoError(t, conformance.WriteText(&text, rep))
+	assert.Contains(t, text.String(), "unneeded waiver: errors/not-found passes; remove its waiver (old gateway bug, OPS-9, until 2099-01-01)")
 }

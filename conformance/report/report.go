@@ -89,6 +89,9 @@ type Report struct {
 	// GateFailures are what failed the run besides its rules: an expired waiver, coverage
 	// below MinCoverage.
 	GateFailures []GateFailure `json:"gateFailures,omitempty"`
+	// UnneededWaivers are the waivers in force whose rule passed: the fault they accepted is
+	// gone, and the waiver can be removed. They fail nothing.
+	UnneededWaivers []Waiver `json:"unneededWaivers,omitempty"`
 	// Causes group the failures by message and spec node, the largest first.
 	Causes []Cause `json:"causes,omitempty"`
 }

@@ -136,6 +136,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	for _, g := range r.GateFailures {
 		fmt.Fprintf(bw, "%s: %s\n", paint(Fail, "FAILED "+g.Gate), g.Message)
 	}
+	for _, w := range r.UnneededWaivers {
+		fmt.Fprintf(bw, "unneeded waiver: %s passes; remove its waiver (%s, until %s)\n", w.Rule, w.Reason, w.Expires)
+	}
 	waived := ""
 	if c.Waived > 0 {
 		waived = fmt.Sprintf(", %d waived", c.Waived)
