@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/conformance/explore"
-	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
@@ -85,8 +82,7 @@ func (f *targetFlags) open(cmd string, e env) (*session, error) {
 	if s.doc, err = spec.Parse(data); err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
-	sum := sha256.Sum256(data)
-	s.specHash = hex.EncodeToString(sum[:])
+	s.specHash = explore.SpecSHA256(data)
 	if s.now, err = parseNow(f.now); err != nil {
 		return nil, err
 	}
@@ -191,7 +187,7 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	cfg := explore.Config{Target: s.target, Doc: s.doc, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
 		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
 		Timeout: f.timeout, Fresh: s.fresh,
-		Provenance: explore.Provenance{Harness: buildinfo.Read().String(), SpecSHA256: s.specHash, Seed: f.seed, Flags: maskedFlags(fs)}}
+		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
 		return unable("explore", err)
@@ -241,15 +237,9 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// maskedFlags lists the flags given, as --name=value, with the key masked.
-func maskedFlags(fs *flag.FlagSet) []string {
+// givenFlags lists the flags given, as --name=value (explore.NewProvenance masks the key).
+func givenFlags(fs *flag.FlagSet) []string {
 	var out []string
-	fs.Visit(func(f *flag.Flag) {
-		v := f.Value.String()
-		if f.Name == "api-key" {
-			v = "***"
-		}
-		out = append(out, "--"+f.Name+"="+v)
-	})
+	fs.Visit(func(f *flag.Flag) { out = append(out, "--"+f.Name+"="+f.Value.String()) })
 	return out
 }

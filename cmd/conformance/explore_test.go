@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/internal/seqmutants"
 	"github.com/petstore/petstore/spec"
@@ -29,7 +31,8 @@ func TestExploreReference(t *testing.T) {
 	code, out, errOut := runMain(t, nil, "explore", "--steps", "400", "--workers", "2", "--seed", "3")
 	require.Equal(t, 0, code, errOut+out)
 	assert.Contains(t, out, "(the reference, in-process)")
-	assert.Regexp(t, `spec sha256 [0-9a-f]{64}\n`, out)
+	assert.Contains(t, out, "harness github.com/petstore/petstore ")
+	assert.Contains(t, out, "spec sha256 "+explore.SpecSHA256(spec.Bytes())+"\n")
 	assert.Contains(t, out, "seed 3, 2 workers, flags: --seed=3 --steps=400 --workers=2")
 	assert.Regexp(t, `\d+ requests \(\d+ requests/s\)`, out)
 	assert.Contains(t, out, "0 findings: nothing contradicts the interface document")
@@ -63,6 +66,8 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, "failed 2 of 2 replays (deterministic)")
 	assert.Contains(t, out, "curl -sS -i")
+	assert.Contains(t, out, "recorded by harness github.com/petstore/petstore ")
+	assert.Contains(t, out, "spec sha256 "+explore.SpecSHA256(spec.Bytes()))
 
 	code, out, _ = runMain(t, env, "explore", "--base-url", tg.BaseURL, "--api-key", tg.APIKey, "--steps", "2000", "--seed", "1",
 		"--shrink-time", "1s", "--replays", "1", "--replay-file", file, "--format", "json")
@@ -81,6 +86,18 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Equal(t, uint64(1), rep.Provenance.Seed)
 	assert.NotContains(t, out, tg.APIKey)
 	require.Len(t, rep.Findings, 1)
+
+	// The replay file records the same provenance, the key masked.
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), tg.APIKey)
+	rf, err := explore.ReadReplayFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, explore.SpecSHA256(spec.Bytes()), rf.Provenance.SpecSHA256)
+	assert.Contains(t, rf.Provenance.Harness, "github.com/petstore/petstore")
+	assert.Equal(t, uint64(1), rf.Provenance.Seed)
+	assert.Contains(t, rf.Provenance.Flags, "--api-key=***")
+	assert.Contains(t, rf.Provenance.Flags, "--seed=1")
 }
 
 // Ctrl-C (a cancelled context) ends the run with a report of what ran, exit 2.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/internal/buildinfo"
 )
 
 // Defaults of Config.
@@ -104,6 +106,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Provenance: cfg.Provenance, Target: redactURL(cfg.Target.BaseURL), Seed: cfg.Seed, Workers: cfg.Workers,
 		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String()},
 		GetGone: f.GetGone}
+	rep.Provenance.Seed = cfg.Seed
+	if rep.Provenance.Harness == "" {
+		rep.Provenance.Harness = buildinfo.Read().String()
+	}
 	if !cfg.Now.IsZero() {
 		rep.Now = cfg.Now.Format(time.RFC3339)
 	}

@@ -140,10 +140,15 @@ type ReplayConfig struct {
 	MaxCreates int
 	// Fresh, when set, gives each run a new instance of the target (see Config.Fresh).
 	Fresh func() (Target, func(), error)
+	// Provenance of the replay (its harness, spec and flags) is copied into the report.
+	Provenance Provenance
 }
 
 // ReplayReport is what the runs of a replay file met.
 type ReplayReport struct {
+	Provenance Provenance `json:"provenance"`
+	// Recorded is the provenance of the explore run that wrote the file.
+	Recorded  Provenance `json:"recorded"`
 	Target    string     `json:"target"`
 	Expected  Violation  `json:"expected"`
 	Runs      int        `json:"runs"`
@@ -186,7 +191,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	}
 	creates := &budget{max: int64(cfg.MaxCreates)}
 	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
-	out := &ReplayReport{Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
+	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
 		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class}
 	if out.Class == Intermittent && rf.Class == Intermittent {
@@ -208,7 +213,13 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "conformance replay: %s\n", rr.Target)
+	writeProvenance(&b, rr.Provenance)
 	fmt.Fprintf(&b, "  recorded finding: %s (section %s): %s\n", rr.Expected.Rule, rr.Expected.Section, rr.Expected.Message)
+	fmt.Fprintf(&b, "  recorded by harness %s, spec sha256 %s, seed %d, flags: %s\n", rr.Recorded.Harness, rr.Recorded.SpecSHA256,
+		rr.Recorded.Seed, strings.Join(rr.Recorded.Flags, " "))
+	if rr.Recorded.SpecSHA256 != "" && rr.Provenance.SpecSHA256 != "" && rr.Recorded.SpecSHA256 != rr.Provenance.SpecSHA256 {
+		b.WriteString("  the spec differs from the one the finding was recorded with\n")
+	}
 	if rr.RecordedLine != "" {
 		fmt.Fprintf(&b, "  when recorded: %s\n", rr.RecordedLine)
 	}

@@ -1,11 +1,15 @@
 package explore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"strings"
+
+	"github.com/petstore/petstore/internal/buildinfo"
 )
 
 // Provenance is what a report needs to reproduce its run: the harness that made it, the
@@ -15,6 +19,41 @@ type Provenance struct {
 	SpecSHA256 string   `json:"specSha256"`
 	Seed       uint64   `json:"seed"`
 	Flags      []string `json:"flags"`
+}
+
+// NewProvenance is the provenance of a run of this harness (the build's version) with the
+// description whose sha256 is specSHA256, the seed, and the flags given as --name=value. The
+// key never appears: --api-key's value is masked, and so is the key wherever another value
+// holds it (a base URL's query), and a password in a URL.
+func NewProvenance(specSHA256 string, seed uint64, flags []string, key string) Provenance {
+	masked := make([]string, 0, len(flags))
+	for _, f := range flags {
+		name, value, _ := strings.Cut(f, "=")
+		switch {
+		case name == "--api-key":
+			value = masks
+		case len(key) >= 4:
+			value = strings.ReplaceAll(value, key, masks)
+		}
+		if u, err := url.Parse(value); err == nil && u.User != nil {
+			value = u.Redacted()
+		}
+		masked = append(masked, name+"="+value)
+	}
+	return Provenance{Harness: buildinfo.Read().String(), SpecSHA256: specSHA256, Seed: seed, Flags: masked}
+}
+
+// masks stands for a key in the flags of a provenance.
+const masks = "***"
+
+// SpecSHA256 is the hex sha256 of a description as read.
+func SpecSHA256(spec []byte) string {
+	sum := sha256.Sum256(spec)
+	return hex.EncodeToString(sum[:])
+}
+
+func writeProvenance(b *strings.Builder, p Provenance) {
+	fmt.Fprintf(b, "  harness %s\n  spec sha256 %s\n", p.Harness, p.SpecSHA256)
 }
 
 // Bounds are the limits the run was given.
@@ -96,8 +135,8 @@ func WriteJSON(w io.Writer, rep *Report) error {
 func WriteText(w io.Writer, rep *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "conformance explore: %s\n", rep.Target)
-	fmt.Fprintf(&b, "  harness %s\n  spec sha256 %s\n  seed %d, %d workers, flags: %s\n", rep.Provenance.Harness,
-		rep.Provenance.SpecSHA256, rep.Seed, rep.Workers, strings.Join(rep.Provenance.Flags, " "))
+	writeProvenance(&b, rep.Provenance)
+	fmt.Fprintf(&b, "  seed %d, %d workers, flags: %s\n", rep.Seed, rep.Workers, strings.Join(rep.Provenance.Flags, " "))
 	fmt.Fprintf(&b, "  bounds: duration %s, steps %s, max creates %d, rate %s, allowed lag %s\n", rep.Bounds.Duration,
 		orNone(rep.Bounds.Steps), rep.Bounds.MaxCreates, rateText(rep.Bounds.Rate), rep.Bounds.Lag)
 	if rep.GetGone {
