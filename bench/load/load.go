@@ -83,6 +83,9 @@ type Result struct {
 	// (CPU time over wall time): a generator as busy as its cores are many is the limit of
 	// the run, not the server. 0: not known.
 	ServerCPU, GeneratorCPU float64
+	// CPUPerRequest is the server's CPU time per request answered: where the generator, not
+	// the server, is the limit, the figure that compares servers. 0: not known.
+	CPUPerRequest time.Duration
 }
 
 // Interleave measures servers side by side under c: a fresh process of each, warmed up,
@@ -214,6 +217,9 @@ func (t *tally) result(name string) Result {
 	if t.elapsed > 0 {
 		res.GeneratorCPU = t.generatorCPU.Seconds() / t.elapsed.Seconds()
 		res.ServerCPU = t.serverCPU.Seconds() / t.elapsed.Seconds()
+	}
+	if t.requests > 0 {
+		res.CPUPerRequest = t.serverCPU / time.Duration(t.requests)
 	}
 	if t.errs > 0 && t.errs == t.requests {
 		res.Err = fmt.Errorf("every request failed, e.g. %v", t.sample)

@@ -142,9 +142,14 @@ func TestTableAndGoals(t *testing.T) {
 		RatioGoal("a >= 10× c", results, "a", "c", "GET", 10, false),
 		RatioGoal("a >= 95% of b", results, "a", "b", "GET", 0.95, true),
 		ReadyGoal("ready", results, "a", 150*time.Millisecond),
+		CPUGoal("a >= 85% of b", []Result{{Server: "a", Case: "GET", RPS: 1, CPUPerRequest: 50 * time.Microsecond},
+			{Server: "b", Case: "GET", RPS: 1, CPUPerRequest: 45 * time.Microsecond}}, "a", "b", "GET", 0.85),
+		CPUGoal("a >= 85% of c", results, "a", "c", "GET", 0.85),
 	})
 	assert.Equal(t, "- hit: a >= 70% of b: 90% (9,000 vs 10,000 req/s)\n"+
 		"- not measured: a >= 10× c (c: prism exited / badly)\n"+
 		"- MISSED: a >= 95% of b: 90% (9,000 vs 10,000 req/s)\n"+
-		"- hit: ready: slowest of 1 starts 20 ms\n", b.String())
+		"- hit: ready: slowest of 1 starts 20 ms\n"+
+		"- hit: a >= 85% of b: 90% (50.0 vs 45.0 µs of server CPU per request)\n"+
+		"- not measured: a >= 85% of c (no CPU time of a and c under GET)\n", b.String())
 }

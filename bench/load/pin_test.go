@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,18 +59,24 @@ func TestPinGenerator(t *testing.T) {
 }
 
 func TestComparison(t *testing.T) {
-	results := []Result{{Server: Validated, Case: "GET", RPS: 200, P50: 200}, {Server: NoValidation, Case: "GET", RPS: 300},
-		{Server: BaselineServer, Case: "GET", RPS: 400}}
+	results := []Result{{Server: Validated, Case: "GET", RPS: 200, P50: 200, CPUPerRequest: 50 * time.Microsecond},
+		{Server: NoValidation, Case: "GET", RPS: 300, CPUPerRequest: 45 * time.Microsecond},
+		{Server: BaselineServer, Case: "GET", RPS: 400, CPUPerRequest: 40 * time.Microsecond}}
 	var b bytes.Buffer
 	WriteComparison(&b, []Comparison{
 		{Cores: 1, Placement: Placement{Server: []int{0}, Generator: []int{1}, Taskset: "taskset"}, Results: results},
 		{Cores: 2, Placement: Placement{Server: []int{0, 1}, Generator: []int{0, 1}, Shared: true, Taskset: "taskset"},
 			Results: []Result{{Server: Validated, Case: "GET", RPS: 1000, Errors: 2}}},
 	}, []Case{{Name: "GET"}})
-	assert.Equal(t, "| server cores | case | validated | --no-validation | baseline | validated / --no-validation | validated / baseline |\n"+
+	assert.Equal(t, "| server cores | case | req/s: validated | --no-validation | baseline | validated / --no-validation | validated / baseline |\n"+
 		"|---:|---|---:|---:|---:|---:|---:|\n"+
 		"| 1 | GET | 200 | 300 | 400 | 67% | 50% |\n"+
 		"| 2 | GET | 1,000 (2 errors) | not measured | not measured | - | - |\n"+
+		"\n"+
+		"| server cores | case | server CPU µs per request: validated | --no-validation | baseline | validated / --no-validation | validated / baseline |\n"+
+		"|---:|---|---:|---:|---:|---:|---:|\n"+
+		"| 1 | GET | 50.0 | 45.0 | 40.0 | 90% | 80% |\n"+
+		"| 2 | GET | not measured | not measured | not measured | - | - |\n"+
 		"\n"+
 		"- 1 server core: server on CPU 0, load generator on CPU 1.\n"+
 		"- 2 server cores: server on CPUs 0-1, load generator on CPUs 0-1: it shares the server's cores, this machine has no core left for it.\n",

@@ -103,6 +103,23 @@ func RatioGoal(name string, results []Result, a, b, cs string, min float64, asPe
 	return g
 }
 
+// CPUGoal compares the server CPU time per request of a and b under the same case: a's
+// capacity as a share of b's, b/a >= min.
+func CPUGoal(name string, results []Result, a, b, cs string, min float64) Goal {
+	g := Goal{Name: name}
+	ra, okA := Find(results, a, cs)
+	rb, okB := Find(results, b, cs)
+	if !okA || !okB || ra.CPUPerRequest == 0 || rb.CPUPerRequest == 0 {
+		g.Why = "no CPU time of " + a + " and " + b + " under " + cs
+		return g
+	}
+	ratio := float64(rb.CPUPerRequest) / float64(ra.CPUPerRequest)
+	g.Measured = fmt.Sprintf("%.0f%% (%.1f vs %.1f µs of server CPU per request)", 100*ratio,
+		float64(ra.CPUPerRequest)/1e3, float64(rb.CPUPerRequest)/1e3)
+	g.Hit = ratio >= min
+	return g
+}
+
 // ReadyGoal is the slowest start of the server's processes against limit.
 func ReadyGoal(name string, results []Result, server string, limit time.Duration) Goal {
 	g := Goal{Name: name}
@@ -184,41 +201,50 @@ type Comparison struct {
 	Results   []Result
 }
 
-// WriteComparison writes a row per number of server cores and case: the throughput of the
-// validated server, of --no-validation and of the baseline side by side, and the ratios
-// validated / --no-validation and validated / baseline. A note per number of cores says
-// where the server and the load generator ran.
+// WriteComparison writes two tables with a row per number of server cores and case: the
+// throughput of the validated server, of --no-validation and of the baseline side by side,
+// with the ratios validated / --no-validation and validated / baseline; then the server's
+// CPU time per request, with the same ratios taken the other way (the validated server's
+// capacity as a share of the other's). The first is what a client sees; where the load
+// generator is the limit it says little about the server, and the second does. A note per
+// number of cores says where the server and the load generator ran.
 func WriteComparison(w io.Writer, runs []Comparison, cases []Case) {
-	fmt.Fprintln(w, "| server cores | case | validated | --no-validation | baseline | validated / --no-validation | validated / baseline |")
-	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|")
-	for _, run := range runs {
-		for _, c := range cases {
-			cells := []string{strconv.Itoa(run.Cores), c.Name}
-			rps := map[string]float64{}
-			for _, srv := range []string{Validated, NoValidation, BaselineServer} {
-				r, ok := Find(run.Results, srv, c.Name)
-				if !ok {
-					cells = append(cells, "not measured")
-					continue
+	servers := []string{Validated, NoValidation, BaselineServer}
+	table := func(head string, value func(Result) float64, format func(float64) string, ratio func(v, ref float64) float64) {
+		fmt.Fprintf(w, "| server cores | case | %s validated | --no-validation | baseline | validated / --no-validation | validated / baseline |\n", head)
+		fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|")
+		for _, run := range runs {
+			for _, c := range cases {
+				cells := []string{strconv.Itoa(run.Cores), c.Name}
+				got := map[string]float64{}
+				for _, srv := range servers {
+					r, ok := Find(run.Results, srv, c.Name)
+					if !ok || value(r) == 0 {
+						cells = append(cells, "not measured")
+						continue
+					}
+					got[srv] = value(r)
+					cell := format(value(r))
+					if r.Errors > 0 {
+						cell += fmt.Sprintf(" (%d errors)", r.Errors)
+					}
+					cells = append(cells, cell)
 				}
-				rps[srv] = r.RPS
-				cell := thousands(r.RPS)
-				if r.Errors > 0 {
-					cell += fmt.Sprintf(" (%d errors)", r.Errors)
+				for _, ref := range servers[1:] {
+					if got[Validated] > 0 && got[ref] > 0 {
+						cells = append(cells, fmt.Sprintf("%.0f%%", 100*ratio(got[Validated], got[ref])))
+					} else {
+						cells = append(cells, "-")
+					}
 				}
-				cells = append(cells, cell)
+				fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 			}
-			for _, ref := range []string{NoValidation, BaselineServer} {
-				if rps[Validated] > 0 && rps[ref] > 0 {
-					cells = append(cells, fmt.Sprintf("%.0f%%", 100*rps[Validated]/rps[ref]))
-				} else {
-					cells = append(cells, "-")
-				}
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w)
+	table("req/s:", func(r Result) float64 { return r.RPS }, thousands, func(v, ref float64) float64 { return v / ref })
+	table("server CPU µs per request:", func(r Result) float64 { return float64(r.CPUPerRequest) / 1e3 },
+		func(f float64) string { return fmt.Sprintf("%.1f", f) }, func(v, ref float64) float64 { return ref / v })
 	for _, run := range runs {
 		fmt.Fprintf(w, "- %s: %s.\n", ServerCores(run.Cores), run.Placement)
 	}
