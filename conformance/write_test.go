@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -181,4 +186,54 @@ func TestWritersSayOneInTheSingular(t *testing.T) {
 			assert.Empty(t, ones.FindAllString(page, -1), "%s report of a %s rule", name, st)
 		}
 	}
+}
+
+// Every reproduce line runs as printed with $PETSTORE_API_KEY set, and sends the
+// Authorization header the harness sent: the key's forms rebuilt from the variable, a
+// made-up wrong key that holds a short key by chance ("KEY" in "conformance-wrong-key") as it
+// is, an empty header as an empty header.
+func TestCurlLinesRunAsPrinted(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	var mu sync.Mutex
+	sent, replayed := map[string]bool{}, []string{}
+	replaying := false
+	h := openDoor(newReference(t, beforeSunset, reference.Config{}))
+	target := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := fmt.Sprintf("%q", r.Header.Values("Authorization"))
+		mu.Lock()
+		if replaying {
+			replayed = append(replayed, auth)
+		} else {
+			sent[auth] = true
+		}
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	target.APIKey = "KEY"
+	rep := run(t, target, conformance.Options{Only: []string{"auth/listPets-*", "listPets/cases-auth"}, Workers: 1})
+	mu.Lock()
+	replaying = true
+	mu.Unlock()
+	lines := 0
+	for _, res := range rep.Results {
+		for _, ex := range res.Exchanges {
+			cmd := exec.Command("sh", "-c", ex.Curl+" -o /dev/null")
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PETSTORE_API_KEY=KEY"}
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s: %s\n%s", res.ID, ex.Curl, out)
+			lines++
+			assert.NotContains(t, ex.Curl, "<redacted>", res.ID)
+		}
+	}
+	require.Greater(t, lines, 10)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, replayed, lines)
+	for _, auth := range replayed {
+		assert.True(t, sent[auth], "a reproduce line sent Authorization %s, which the harness never sent", auth)
+	}
+	assert.Contains(t, replayed, `["Bearer conformance-wrong-key"]`)
+	assert.Contains(t, replayed, `[""]`, "the empty header")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,12 +18,12 @@ import (
 // encoding of the key replaced.
 
 // minRedactLen is the shortest key that is replaced inside bodies and texts: a shorter one
-// ("1") would garble every number in a report, and its secrecy is nil anyway. Authorization
-// headers are replaced whole whatever the key's length.
+// ("1") would garble every number in a report, and its secrecy is nil anyway. The forms of
+// the key the harness sends (report.Credentials) are replaced whatever the key's length.
 const minRedactLen = 6
 
 // redactedAuth stands for an Authorization value that holds key material the harness cannot
-// describe.
+// describe or rebuild (the key in a mixed case, or inside base64 of more than the key).
 const redactedAuth = "<redacted>"
 
 // redactor replaces the key in what reports keep.
@@ -79,21 +80,107 @@ func (r *redactor) authValue(v string) string {
 	if c, ok := r.auth[v]; ok {
 		return c.Shown
 	}
-	if r.holdsKey(v) {
+	if !r.secret(v) {
+		return v
+	}
+	parts, ok := r.keyParts(v)
+	if !ok {
 		return redactedAuth
 	}
-	return v
+	for i := 1; i < len(parts); i += 2 {
+		parts[i] = keyFormShown[parts[i]]
+	}
+	return strings.Join(parts, "")
 }
 
-// authCurl is the Authorization header as a double-quoted shell word of a curl line.
+// authCurl is the Authorization header as a shell word of a curl line, which sends the value
+// the harness sent once $PETSTORE_API_KEY is set.
 func (r *redactor) authCurl(v string) string {
 	if c, ok := r.auth[v]; ok {
 		return `"Authorization: ` + c.Curl(r.key) + `"`
 	}
-	if r.holdsKey(v) {
-		return shellQuote("Authorization: " + redactedAuth)
+	if !r.secret(v) {
+		return shellWord("Authorization: " + v)
 	}
-	return shellQuote("Authorization: " + v)
+	parts, ok := r.keyParts(v)
+	if !ok {
+		return shellWord("Authorization: " + redactedAuth)
+	}
+	parts[0] = "Authorization: " + parts[0]
+	for i := 1; i < len(parts); i += 2 {
+		parts[i] = keyFormCurl[parts[i]]
+	}
+	return shellWord(parts...)
+}
+
+// secret reports whether v, an Authorization value that is none of report.Credentials, must
+// not be written as it is. Every value the harness derives from the key is one of those
+// credentials, so any other value is one it made up ("Bearer conformance-wrong-key") or one
+// the command line gave (-H): a key no shorter than minRedactLen that it holds must not be
+// shown. A shorter key ("KEY", which "conformance-wrong-key" holds by chance) is left in
+// every text of a report, and left here too: such a value goes out and into the curl line as
+// it was made up.
+func (r *redactor) secret(v string) bool { return len(r.key) >= minRedactLen && r.holdsKey(v) }
+
+// Forms of the key an Authorization value the harness did not build may hold, each with how
+// a report shows it and the shell expansion that rebuilds it from $PETSTORE_API_KEY.
+const (
+	formKey      = "key"
+	formUpper    = "upper"
+	formLower    = "lower"
+	formBase64   = "base64"
+	formBase64Co = "base64:"
+)
+
+var (
+	keyFormShown = map[string]string{formKey: report.KeyPlaceholder, formUpper: "<the API key in upper case>",
+		formLower: "<the API key in lower case>", formBase64: "<base64 of the API key>", formBase64Co: "<base64 of the API key:>"}
+	keyFormCurl = map[string]string{
+		formKey:      "${" + strings.TrimPrefix(report.KeyPlaceholder, "$") + "}",
+		formUpper:    `$(printf %s "` + report.KeyPlaceholder + `" | tr a-z A-Z)`,
+		formLower:    `$(printf %s "` + report.KeyPlaceholder + `" | tr A-Z a-z)`,
+		formBase64:   `$(printf %s "` + report.KeyPlaceholder + `" | base64 | tr -d '\n')`,
+		formBase64Co: `$(printf '%s:' "` + report.KeyPlaceholder + `" | base64 | tr -d '\n')`,
+	}
+)
+
+// keyParts splits v into text (even indexes) and the forms of the key between (odd indexes:
+// formKey...), longest form first where two overlap; false when key material would remain
+// in the text.
+func (r *redactor) keyParts(v string) ([]string, bool) {
+	forms := map[string]string{
+		base64.StdEncoding.EncodeToString([]byte(r.key + ":")): formBase64Co,
+		base64.StdEncoding.EncodeToString([]byte(r.key)):       formBase64,
+		strings.ToUpper(r.key):                                 formUpper,
+		strings.ToLower(r.key):                                 formLower,
+		r.key:                                                  formKey, // last: where the key has no letters, it is its upper case too
+	}
+	olds := make([]string, 0, len(forms))
+	for o := range forms {
+		olds = append(olds, o)
+	}
+	sort.Slice(olds, func(i, j int) bool {
+		return len(olds[i]) > len(olds[j]) || len(olds[i]) == len(olds[j]) && olds[i] < olds[j]
+	})
+	var parts []string
+	text := 0
+	for i := 0; i < len(v); {
+		j := slices.IndexFunc(olds, func(o string) bool { return strings.HasPrefix(v[i:], o) })
+		if j < 0 {
+			i++
+			continue
+		}
+		parts = append(parts, v[text:i], forms[olds[j]])
+		i += len(olds[j])
+		text = i
+	}
+	parts = append(parts, v[text:])
+	for k := 0; k < len(parts); k += 2 {
+		if r.holdsKey(parts[k]) {
+			return nil, false
+		}
+	}
+	return parts, true
 }
 
 // holdsKey reports whether v might carry the key: it contains it (in any case), or its

@@ -439,6 +439,11 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range req.Header[k] {
+			if strings.TrimSpace(v) == "" {
+				// curl drops a header given as "Name: " and sends an empty one given as "Name;".
+				b.WriteString(" -H " + shellQuote(k+";"))
+				continue
+			}
 			if http.CanonicalHeaderKey(k) == "Authorization" {
 				b.WriteString(" -H " + s.red.authCurl(v))
 				continue
@@ -458,17 +463,50 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 }
 
 // shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
-// double-quoted so that the shell expands it; everything else is single-quoted.
+// double-quoted so that the shell expands it (as ${PETSTORE_API_KEY} where a letter, digit
+// or underscore follows, which would otherwise lengthen the variable's name); everything
+// else is single-quoted.
 func shellQuote(str string) string {
-	if !strings.Contains(str, report.KeyPlaceholder) {
-		return "'" + strings.ReplaceAll(str, "'", `'\''`) + "'"
-	}
 	parts := strings.Split(str, report.KeyPlaceholder)
-	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	word := make([]string, 0, 2*len(parts)-1)
 	for i, p := range parts {
-		parts[i] = esc.Replace(p)
+		if i > 0 {
+			word = append(word, keyVar(p))
+		}
+		word = append(word, p)
 	}
-	return `"` + strings.Join(parts, report.KeyPlaceholder) + `"`
+	return shellWord(word...)
+}
+
+// keyVar is the expansion of the key variable before the text next.
+func keyVar(next string) string {
+	if next != "" && strings.IndexByte(nameBytes, next[0]) >= 0 {
+		return "${" + strings.TrimPrefix(report.KeyPlaceholder, "$") + "}"
+	}
+	return report.KeyPlaceholder
+}
+
+// nameBytes are the bytes of a shell variable's name.
+const nameBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+// shellWord quotes one word for a POSIX shell from parts that alternate between text, kept
+// as it is, and shell expansions ($VAR, $(...)), which the shell performs: text at the even
+// indexes, expansions at the odd ones. A word without expansions is single-quoted.
+func shellWord(parts ...string) string {
+	if len(parts) == 1 {
+		return "'" + strings.ReplaceAll(parts[0], "'", `'\''`) + "'"
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, p := range parts {
+		if i%2 == 0 {
+			p = esc.Replace(p)
+		}
+		b.WriteString(p)
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // FailureCount is the number of failures recorded so far.

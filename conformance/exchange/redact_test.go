@@ -1,0 +1,80 @@
+package exchange
+
+import (
+	"encoding/base64"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/report"
+)
+
+// expand has a POSIX shell expand word, as a curl line's argument, with $PETSTORE_API_KEY set.
+func expand(t *testing.T, key, word string) string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", "printf %s "+word)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "PETSTORE_API_KEY=" + key}
+	out, err := cmd.Output()
+	require.NoError(t, err, word)
+	return string(out)
+}
+
+// Every Authorization value the harness may send goes into the curl line in a form that sends
+// it again once $PETSTORE_API_KEY is set, and into the report without the key: a form of the
+// key is rebuilt from the variable, a made-up token that holds a short key by chance is
+// written as it is.
+func TestAuthorizationCurlRunsAsPrinted(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the curl words")
+	}
+	const long = "conformance-test-key-6f1c"
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for _, tt := range []struct {
+		key, value, shown string
+	}{
+		{long, "Bearer " + long, "Bearer $PETSTORE_API_KEY"},
+		{long, report.CredCaseFlipped.Value(long), report.CredCaseFlipped.Shown},
+		{long, "Bearer conformance-wrong-key", "Bearer conformance-wrong-key"},
+		{long, "ApiKey " + long + "-and-more", "ApiKey $PETSTORE_API_KEY-and-more"},
+		{long, "ApiKey " + long + "x", "ApiKey $PETSTORE_API_KEYx"},
+		{"Mixed-Key-42ab", "Bearer MIXED-KEY-42AB", "Bearer <the API key in upper case>"},
+		{"Mixed-Key-42ab", "Bearer mixed-key-42ab", "Bearer <the API key in lower case>"},
+		{long, "Token " + b64(long), "Token <base64 of the API key>"},
+		{long, "Basic " + b64(long+":"), report.CredBasic.Shown},
+		{"KEY", "Bearer conformance-wrong-key", "Bearer conformance-wrong-key"},
+		{"KEY", "Bearer conformance-wrong!key", "Bearer conformance-wrong!key"},
+		{"KEY", "Bearer KEY", "Bearer $PETSTORE_API_KEY"},
+		{"key", "Bearer conformance-wrong-key", "Bearer conformance-wrong-key"},
+		{"123456", "Bearer 123456", "Bearer $PETSTORE_API_KEY"},
+		{"123456", "ApiKey 123456", "ApiKey $PETSTORE_API_KEY"},
+	} {
+		r := newRedactor(tt.key)
+		word := r.authCurl(tt.value)
+		assert.Equal(t, "Authorization: "+tt.value, expand(t, tt.key, word), "key %q, value %q: %s", tt.key, tt.value, word)
+		assert.Equal(t, tt.shown, r.authValue(tt.value), "key %q, value %q", tt.key, tt.value)
+		if len(tt.key) >= minRedactLen {
+			assert.NotContains(t, strings.ToLower(word+r.authValue(tt.value)), strings.ToLower(tt.key))
+		}
+	}
+
+	// Key material the harness can neither describe nor rebuild stays hidden.
+	r := newRedactor(long)
+	for _, v := range []string{"Basic " + b64("user:"+long), "Bearer Conformance-Test-Key-6F1C"} {
+		assert.Equal(t, redactedAuth, r.authValue(v))
+		assert.NotContains(t, strings.ToLower(r.authCurl(v)), strings.ToLower(long))
+	}
+}
+
+// The key variable is expanded as itself even where a letter, digit or underscore follows it.
+func TestShellQuoteKeyBeforeANameCharacter(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the curl words")
+	}
+	for _, s := range []string{"a=$PETSTORE_API_KEY", "a=$PETSTORE_API_KEYx", "$PETSTORE_API_KEY_1 $PETSTORE_API_KEY9", "it's \"$PETSTORE_API_KEY\" `x` $HOME \\"} {
+		assert.Equal(t, strings.ReplaceAll(s, report.KeyPlaceholder, "k3y"), expand(t, "k3y", shellQuote(s)), shellQuote(s))
+	}
+	assert.Equal(t, `'no key, it'\''s quoted'`, shellQuote("no key, it's quoted"))
+}
