@@ -66,7 +66,7 @@ func TestWriteJSON(t *testing.T) {
 	var raw map[string]any
 	require.NoError(t, json.Unmarshal(out.Bytes(), &raw))
 	for _, k := range []string{"target", "specTitle", "specVersion", "started", "clock", "durationMs", "strict",
-		"readOnly", "animalsCreated", "animalsFound", "counts", "verdict", "results"} {
+		"readOnly", "animalsCreated", "animalsFound", "counts", "mustTotal", "mustUnjudged", "verdict", "results"} {
 		assert.Contains(t, raw, k)
 	}
 	res, ok := rep.Result("auth/listPets-missing")
@@ -186,6 +186,78 @@ func TestWritersSayOneInTheSingular(t *testing.T) {
 			assert.Empty(t, ones.FindAllString(page, -1), "%s report of a %s rule", name, st)
 		}
 	}
+}
+
+// mustReport is a run of MUST rules with the given outcomes, and one SHOULD rule skipped
+// (which the count of unjudged MUST rules leaves out).
+func mustReport(outcomes ...conformance.Status) *conformance.Report {
+	rep := &conformance.Report{SpecTitle: "Pet Store", SpecVersion: "1.0.0"}
+	for i, st := range outcomes {
+		res := conformance.Result{ID: fmt.Sprintf("listPets/r%d", i), Section: "4.1", Severity: conformance.Must, Status: st, Reason: "why"}
+		if st == conformance.Fail {
+			res.Failures = []conformance.Failure{{Message: "what", Exchange: -1}}
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	rep.Results = append(rep.Results, conformance.Result{ID: "listPets/should", Section: "4.1", Severity: conformance.Should,
+		Status: conformance.Skip, Reason: "why"})
+	rep.Tally()
+	return rep
+}
+
+func repeat(st conformance.Status, n int) []conformance.Status {
+	out := make([]conformance.Status, n)
+	for i := range out {
+		out[i] = st
+	}
+	return out
+}
+
+// The verdict line says how many MUST rules were skipped or could not be judged, and a run
+// that judged less than 80% of them is conforming only as far as it judged. The verdict
+// itself, which decides the exit code, stays what it was.
+func TestVerdictLineSaysWhatWasNotJudged(t *testing.T) {
+	pass, skip := conformance.Pass, conformance.Skip
+	for _, tt := range []struct {
+		outcomes []conformance.Status
+		verdict  string
+		line     string
+	}{
+		{repeat(pass, 10), conformance.Conforming, "CONFORMING"},
+		{append(repeat(pass, 9), skip), conformance.Conforming, "CONFORMING, but 1 of 10 MUST rules was not judged (skipped or error)"},
+		{append(repeat(pass, 8), skip, skip), conformance.Conforming, "CONFORMING, but 2 of 10 MUST rules were not judged (skipped or error)"},
+		{append(repeat(pass, 7), skip, skip, skip), conformance.Conforming,
+			"CONFORMING AS FAR AS JUDGED: 3 of 10 MUST rules were not judged (skipped or error), more than the 20% a full verdict allows"},
+		{append(repeat(pass, 8), conformance.Fail, conformance.Error), conformance.NotConforming,
+			"NOT CONFORMING; 1 of 10 MUST rules was not judged (skipped or error)"},
+		{append(repeat(pass, 9), conformance.Fail), conformance.NotConforming, "NOT CONFORMING"},
+	} {
+		rep := mustReport(tt.outcomes...)
+		assert.Equal(t, tt.verdict, rep.Verdict, tt.line)
+		assert.Equal(t, tt.line, report.VerdictLine(rep))
+		for name, write := range map[string]conformance.Writer{"text": conformance.WriteText, "markdown": conformance.WriteMarkdown, "html": conformance.WriteHTML} {
+			var out bytes.Buffer
+			require.NoError(t, write(&out, rep))
+			if rep.MustUnjudged > 0 {
+				assert.Contains(t, out.String(), fmt.Sprintf("%d of 10 MUST rules", rep.MustUnjudged), name)
+			}
+			if !rep.FullyJudged() {
+				assert.Contains(t, strings.ToLower(out.String()), "conforming as far as judged", name)
+			}
+		}
+	}
+}
+
+// A read-only run against a store of 3 animals skips the rules that need more or that create
+// some: it is not called CONFORMING without saying how much it judged.
+func TestReadOnlyRunSaysWhatItDidNotJudge(t *testing.T) {
+	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{ReadOnly: true})
+	require.Equal(t, conformance.Conforming, rep.Verdict)
+	require.NotZero(t, rep.MustUnjudged)
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteText(&out, rep))
+	assert.Regexp(t, fmt.Sprintf(`\n%d of %d MUST rules were not judged \(skipped or error\).*\n.*: CONFORMING AS FAR AS JUDGED\n$`,
+		rep.MustUnjudged, rep.MustTotal), out.String())
 }
 
 // Every reproduce line runs as printed with $PETSTORE_API_KEY set, and sends the

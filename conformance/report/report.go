@@ -76,8 +76,13 @@ type Report struct {
 	MaxCreates int `json:"maxCreates"`
 	// AnimalsFound counts the animals present before the run created any (at most the
 	// maximum limit, as one listing shows them).
-	AnimalsFound int      `json:"animalsFound"`
-	Counts       Counts   `json:"counts"`
+	AnimalsFound int    `json:"animalsFound"`
+	Counts       Counts `json:"counts"`
+	// MustTotal counts the run's MUST rules, MustUnjudged those of them it could not judge
+	// (skipped or error). A conforming run that judged less than MinJudged of its MUST rules
+	// is conforming only as far as it judged, and every report says so (VerdictLine).
+	MustTotal    int      `json:"mustTotal"`
+	MustUnjudged int      `json:"mustUnjudged"`
 	Verdict      string   `json:"verdict"`
 	Results      []Result `json:"results"`
 	// Coverage is what the run exercised of the description: every documented operation ×
@@ -206,17 +211,92 @@ func (r *Report) Conforming() bool {
 	return r.Counts.Fail == 0 && r.Counts.Error == 0 && len(r.GateFailures) == 0
 }
 
+// MinJudged is the least share of its MUST rules a run must judge (pass, fail or waive,
+// not skip and not error) for its reports to call it CONFORMING without a qualifier: a
+// read-only run on a small store, or one whose preparation failed, may judge far fewer,
+// and "conforming" would then say more than the run found out.
+const MinJudged = 0.8
+
 // Tally counts the results, groups the failures into causes and sets the verdict.
 func (r *Report) Tally() {
 	r.Causes = causes(r.Results)
 	r.Counts = Counts{}
+	r.MustTotal, r.MustUnjudged = 0, 0
 	for _, res := range r.Results {
 		r.Counts.add(res.Status)
+		if res.Severity == Must {
+			r.MustTotal++
+			if res.Status == Skip || res.Status == Error {
+				r.MustUnjudged++
+			}
+		}
 	}
 	r.Verdict = Conforming
 	if !r.Conforming() {
 		r.Verdict = NotConforming
 	}
+}
+
+// FullyJudged reports whether the run judged at least MinJudged of its MUST rules.
+func (r *Report) FullyJudged() bool {
+	return float64(r.MustTotal-r.MustUnjudged) >= MinJudged*float64(r.MustTotal)
+}
+
+// VerdictLine is the verdict as the reports state it, with how many MUST rules the run
+// did not judge: "CONFORMING", "CONFORMING, but 3 of 69 MUST rules were not judged
+// (skipped or error)", "CONFORMING AS FAR AS JUDGED: 27 of 69 MUST rules were not judged
+// (skipped or error), more than the 20% a full verdict allows", "NOT CONFORMING; 11 of 69
+// MUST rules were not judged (skipped or error)". The exit code follows Verdict alone.
+func VerdictLine(r *Report) string {
+	head, unjudged := verdictHead(r), unjudgedPhrase(r)
+	switch {
+	case unjudged == "" || r.Verdict == NotRun:
+		return head
+	case !r.Conforming():
+		return head + "; " + unjudged
+	case !r.FullyJudged():
+		return head + ": " + unjudged + tooFew
+	}
+	return head + ", but " + unjudged
+}
+
+// tooFew follows the count of MUST rules not judged when they are too many for a full verdict.
+var tooFew = fmt.Sprintf(", more than the %.0f%% a full verdict allows", 100*(1-MinJudged))
+
+// unjudgedLine is the text report's line before its summary: how many MUST rules the run
+// did not judge, and whether that is too many for a full verdict; "" when it judged all.
+func unjudgedLine(r *Report) string {
+	u := unjudgedPhrase(r)
+	switch {
+	case u == "" || r.Verdict == NotRun:
+		return ""
+	case r.Conforming() && !r.FullyJudged():
+		return u + tooFew + ": the run is conforming only as far as it judged"
+	}
+	return u
+}
+
+// verdictHead is the verdict in capitals: CONFORMING, CONFORMING AS FAR AS JUDGED, NOT
+// CONFORMING, COULD NOT BE MADE.
+func verdictHead(r *Report) string {
+	switch {
+	case r.Verdict == NotRun:
+		return "COULD NOT BE MADE"
+	case !r.Conforming():
+		return "NOT CONFORMING"
+	case !r.FullyJudged():
+		return "CONFORMING AS FAR AS JUDGED"
+	}
+	return "CONFORMING"
+}
+
+// unjudgedPhrase says how many MUST rules the run did not judge, or "" when it judged all.
+func unjudgedPhrase(r *Report) string {
+	if r.MustUnjudged == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d MUST rules %s not judged (skipped or error)", r.MustUnjudged, r.MustTotal,
+		map[bool]string{true: "was", false: "were"}[r.MustUnjudged == 1])
 }
 
 func (c *Counts) add(st Status) {

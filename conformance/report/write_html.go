@@ -16,15 +16,17 @@ import (
 var templates embed.FS
 
 var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"headers":    headerLines,
-	"statusText": StatusText,
-	"percent":    func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
-	"duration":   duration,
-	"inc":        func(i int) int { return i + 1 },
-	"pretty":     pretty,
-	"runLine":    RunLine,
-	"plural":     plural,
-	"noun":       nounFor,
+	"headers":     headerLines,
+	"statusText":  StatusText,
+	"percent":     func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
+	"duration":    duration,
+	"inc":         func(i int) int { return i + 1 },
+	"pretty":      pretty,
+	"runLine":     RunLine,
+	"verdictHead": verdictHead,
+	"unjudged":    unjudgedPhrase,
+	"plural":      plural,
+	"noun":        nounFor,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: no script, style sheet or

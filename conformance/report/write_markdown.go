@@ -19,8 +19,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		mark, verdict = "❌", "the run could not be made"
 	case !r.Conforming():
 		mark, verdict = "❌", "NOT conforming"
+	case !r.FullyJudged():
+		mark, verdict = "⚠️", "conforming as far as judged"
 	}
 	fmt.Fprintf(bw, "## %s %s %s: %s\n\n", mark, r.SpecTitle, r.SpecVersion, verdict)
+	if r.MustUnjudged > 0 && r.Verdict != NotRun {
+		fmt.Fprintf(bw, "**%s.**\n\n", VerdictLine(r))
+	}
 	fmt.Fprintf(bw, "Target `%s`, started %s, %s", r.Target, r.Started.Format("2006-01-02 15:04 UTC"), duration(r.DurationMS))
 	if r.Strict {
 		fmt.Fprint(bw, ", strict")

@@ -128,9 +128,18 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		}
 	}
 	c := r.Counts
-	verdict := strings.ToUpper(r.Verdict)
+	// The summary line ends with the verdict alone (CI logs and scripts read its last
+	// word); how many MUST rules the run did not judge is the line before it.
+	verdict := verdictHead(r)
 	if color {
-		verdict = paint(map[bool]Status{true: Pass, false: Fail}[r.Conforming()], verdict)
+		st := Pass
+		switch {
+		case !r.Conforming():
+			st = Fail
+		case !r.FullyJudged():
+			st = Warn
+		}
+		verdict = paint(st, verdict)
 	}
 	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
 	for _, g := range r.GateFailures {
@@ -138,6 +147,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	}
 	for _, w := range r.UnneededWaivers {
 		fmt.Fprintf(bw, "unneeded waiver: %s passes; remove its waiver (%s, until %s)\n", w.Rule, w.Reason, w.Expires)
+	}
+	if u := unjudgedLine(r); u != "" {
+		fmt.Fprintln(bw, u)
 	}
 	waived := ""
 	if c.Waived > 0 {
