@@ -28,7 +28,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -79,7 +78,6 @@ type options struct {
 // flagSet declares every flag of `petstore serve` into o.
 func flagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("petstore serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // one-line errors; --help prints the usage below
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.Var(&o.apiKeys, "api-key", "accepted bearer `key` (repeatable); default PETSTORE_API_KEYS, else a random key")
 	fs.StringVar(&o.seed, "seed", "", "JSON `file` of animals to start with (e.g. testdata/pets.json)")
@@ -99,21 +97,8 @@ func flagSet(o *options) *flag.FlagSet {
 // printUsage writes the usage and every flag, written --flag as the README writes them.
 func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, usage)
-	fs.VisitAll(func(f *flag.Flag) {
-		name, text := flag.UnquoteUsage(f)
-		line := "  --" + f.Name
-		if name != "" {
-			line += " " + name
-		}
-		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
-			text += " (default " + d + ")"
-		}
-		fmt.Fprintf(w, "%s\n      %s\n", line, text)
-	})
+	cli.PrintFlags(w, fs)
 }
-
-// singleDash matches a flag written -name in the flag package's errors.
-var singleDash = regexp.MustCompile(`(^|[\s:])-([a-z][a-z-]*)`)
 
 func parse(args []string, stdout io.Writer) (options, error) {
 	var o options
@@ -129,15 +114,16 @@ func parse(args []string, stdout io.Writer) (options, error) {
 		}
 		return o, cli.Usagef("petstore: want the command serve (petstore serve --help)")
 	}
-	if err := fs.Parse(args[2:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout, fs)
-			return o, err
-		}
-		return o, cli.Usagef("petstore serve: %s", singleDash.ReplaceAllString(err.Error(), "$1--$2"))
+	positional, err := cli.Parse(fs, args[2:])
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs)
+		return o, err
 	}
-	if fs.NArg() > 0 {
-		return o, cli.Usagef("petstore serve: unexpected argument %q", fs.Arg(0))
+	if err != nil {
+		return o, cli.Usagef("petstore serve: %v", err)
+	}
+	if len(positional) > 0 {
+		return o, cli.Usagef("petstore serve: unexpected argument %q", positional[0])
 	}
 	if o.maxBody <= 0 || o.maxPets <= 0 {
 		return o, cli.Usagef("petstore serve: --max-body and --max-pets must be positive")
@@ -213,11 +199,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
-	fmt.Fprintf(stdout, "petstore: serving %s%s (%d animals)\n", baseURL(ln.Addr()), base, len(cfg.Seed))
+	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, cli.Plural(len(cfg.Seed), "animal"))
 	if generated {
 		fmt.Fprintf(stdout, "petstore: API key: %s\n", cfg.APIKeys[0])
 	} else {
-		fmt.Fprintf(stdout, "petstore: %d API key(s) from %s\n", len(cfg.APIKeys), keySource)
+		fmt.Fprintf(stdout, "petstore: %s from %s\n", cli.Plural(len(cfg.APIKeys), "API key"), keySource)
 	}
 	if line := o.double.describe(cfg); line != "" {
 		fmt.Fprintln(stdout, line)

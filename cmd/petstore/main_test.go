@@ -117,7 +117,7 @@ func TestServeGeneratedKeyAndSeed(t *testing.T) {
 func TestKeysFlagBeatsEnv(t *testing.T) {
 	env := map[string]string{"PETSTORE_API_KEYS": "env-one, env-two", "PETSTORE_ADMIN_KEY": "env-admin"}
 	s := start(t, env)
-	assert.Equal(t, "petstore: 2 API key(s) from PETSTORE_API_KEYS", s.lines[1])
+	assert.Equal(t, "petstore: 2 API keys from PETSTORE_API_KEYS", s.lines[1])
 	for key, want := range map[string]int{"env-one": 200, "env-two": 200, "other": 401} {
 		code, _ := get(t, s.baseURL+"/pets", key)
 		assert.Equal(t, want, code, key)
@@ -131,7 +131,7 @@ func TestKeysFlagBeatsEnv(t *testing.T) {
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode, "admin key from the environment")
 
 	s = start(t, env, "--api-key", "flag-key")
-	assert.Equal(t, "petstore: 1 API key(s) from --api-key", s.lines[1])
+	assert.Equal(t, "petstore: 1 API key from --api-key", s.lines[1])
 	for key, want := range map[string]int{"flag-key": 200, "env-one": 401} {
 		code, _ := get(t, s.baseURL+"/pets", key)
 		assert.Equal(t, want, code, key)
