@@ -120,12 +120,12 @@ func TestExploreCannotBeMade(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"bad flag", []string{"explore", "--nope"}, "conformance explore: flag provided but not defined: -nope"},
+		{"bad flag", []string{"explore", "--nope"}, "conformance explore: flag provided but not defined: --nope"},
 		{"no workers", []string{"explore", "--workers", "0"}, "--workers must be at least 1"},
 		{"negative duration", []string{"explore", "--duration", "-1s"}, "must not be negative"},
 		{"bad format", []string{"explore", "--format", "yaml"}, `unknown --format "yaml"`},
 		{"negative lag", []string{"explore", "--lag", "-1s"}, "--lag must not be negative"},
-		{"bad seed", []string{"explore", "--seed", "x"}, `invalid value "x" for flag -seed`},
+		{"bad seed", []string{"explore", "--seed", "x"}, `invalid value "x" for flag --seed`},
 		{"no key", []string{"explore", "--base-url", "http://127.0.0.1:1/v1"}, "want an API key"},
 		{"unreachable", []string{"explore", "--base-url", "http://127.0.0.1:1/v1", "--api-key", "k", "--steps", "5"}, "target unreachable"},
 		{"key refused", []string{"explore", "--base-url", openReference(t, false), "--api-key", "not-the-key", "--steps", "5"}, "refused the API key"},

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
 )
 
@@ -31,23 +31,21 @@ func listCommand(_ context.Context, e env, args []string) error {
 	fs.StringVar(&format, "format", "text", "`format`: text, markdown or json")
 	fs.StringVar(&specFile, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	if err := parseFlags(fs, args, e); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	write, ok := listFormats[format]
 	if !ok {
 		return cli.Usagef("conformance list: unknown --format %q (text, markdown, json)", format)
 	}
-	_, rules, err := loadSpec(specFile)
+	facts, err := loadFacts("list", specFile)
 	if err != nil {
 		return err
 	}
-	if rules, err = selectRules(rules, only, skip); err != nil {
+	selected, err := conformance.Select(rules.All(facts), only, skip)
+	if err != nil {
 		return cli.Usagef("%v", err)
 	}
-	return write(e.stdout, rules)
+	return write(e.stdout, selected)
 }
 
 func listText(w io.Writer, rules []conformance.Rule) error {

@@ -6,7 +6,7 @@
 //	                [--report FORMAT=FILE]... [--min-coverage PERCENT] [--waivers FILE] [--spec FILE]
 //	conformance list [--format text|markdown|json] [--spec FILE]
 //	conformance lint [FILE]
-//	conformance diff BASE HEAD [--allow-breaking] [--format text|json]
+//	conformance diff BASE HEAD [--allow-breaking] [--format text|json]   (- reads one from stdin)
 //	conformance proxy --upstream URL [--listen ADDR] [--spec FILE] [--fail-on-violation] [--record FILE.har]
 //	conformance check-har FILE.har [--spec FILE] [--host HOST]
 //	conformance explore [--duration D] [--steps N] [--workers W] [--seed S] [--max-creates N] [--rate R] [--lag D] [--replay-file FILE]
@@ -44,30 +44,43 @@ func main() {
 // env is what a subcommand may touch of the outside world.
 type env struct {
 	getenv         func(string) string
+	stdin          io.Reader
 	stdout, stderr io.Writer
+	// isTerminal reports whether w is a terminal; nil means the real check (a test fakes one).
+	isTerminal func(w io.Writer) bool
 }
 
-// command is one subcommand.
+// command is one subcommand: its name, its arguments as help shows them after the name,
+// a one-line summary, and more help text (or "").
 type command struct {
-	name, summary string
-	run           func(ctx context.Context, e env, args []string) error
+	name, args, summary, about string
+	run                        func(ctx context.Context, e env, args []string) error
 }
 
-var commands = []command{
-	{"run", "run the rule catalogue against a service (default: the reference, in-process)", runCommand},
-	{"list", "print the rule catalogue: ID, section, severity, title", listCommand},
-	{"lint", "check a spec: kin-openapi validation, house rules, rules-to-spec cross-check", lintCommand},
-	{"diff", "list the changes between two specs, breaking ones first (exit 1 if any breaks)", diffCommand},
-	{"proxy", "forward traffic to a service and check every exchange against the spec", proxyCommand},
-	{"check-har", "check recorded traffic (a HAR file) against the spec", checkHARCommand},
-	{"explore", "random concurrent sequences checked against a model of the document; shrinks what fails", exploreCommand},
-	{"replay", "run a replay file that explore wrote, to see whether its finding reproduces", replayCommand},
+// commands are the subcommands, in the order help lists them. A function, not a variable:
+// the commands' help reads it.
+func commands() []command {
+	return []command{
+		{"run", "[flags]", "run the rule catalogue against a service (default: the reference, in-process)",
+			"Exit 0: conforming; 1: not conforming (or a CI gate failed); 2: the run could not be made.", runCommand},
+		{"list", "[flags]", "print the rule catalogue: ID, section, severity, title", "", listCommand},
+		{"lint", "[FILE]", "check a spec: kin-openapi validation, house rules, rules-to-spec cross-check",
+			"FILE defaults to the embedded spec/openapi.yaml. Exit 1 on an error finding (warnings are printed).", lintCommand},
+		{"diff", "BASE HEAD [flags]", "list the changes between two specs, breaking ones first (exit 1 if any breaks)",
+			"BASE and HEAD are OpenAPI files; - reads one of them from stdin.", diffCommand},
+		{"proxy", "--upstream URL [flags]", "forward traffic to a service and check every exchange against the spec",
+			"Prints one line per violation; on Ctrl-C, the summary. Exit 1 if any exchange broke the spec.", proxyCommand},
+		{"check-har", "FILE.har [flags]", "check recorded traffic (a HAR file) against the spec",
+			"Exit 1 on a violation; 2 when the file holds nothing under the base path.", checkHARCommand},
+		{"explore", "[flags]", "random concurrent sequences checked against a model of the document; shrinks what fails", "", exploreCommand},
+		{"replay", "FILE [flags]", "run a replay file that explore wrote, to see whether its finding reproduces", "", replayCommand},
+	}
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: conformance <command> [flags]   (conformance <command> --help for its flags)")
 	fmt.Fprintln(w, "\ncommands:")
-	for _, c := range commands {
+	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 conforming (or done), 1 not conforming, 2 the run could not be made")
@@ -88,40 +101,68 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.name == name {
-			return c.run(ctx, env{getenv: getenv, stdout: stdout, stderr: stderr}, args[2:])
+			err := c.run(ctx, env{getenv: getenv, stdin: os.Stdin, stdout: stdout, stderr: stderr}, args[2:])
+			if errors.Is(err, flag.ErrHelp) {
+				return nil // the help asked for is printed
+			}
+			return err
 		}
 	}
 	return cli.Usagef("conformance: unknown command %q: want %s (conformance --help)", name, names())
 }
 
 func names() string {
-	out := make([]string, len(commands))
-	for i, c := range commands {
-		out[i] = c.name
+	var out []string
+	for _, c := range commands() {
+		out = append(out, c.name)
 	}
 	return strings.Join(out, ", ")
 }
 
-// parseFlags parses args into fs with one-line errors; --help prints the flags and
-// returns flag.ErrHelp, which callers turn into a clean exit.
-func parseFlags(fs *flag.FlagSet, args []string, e env) error {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
+// parseArgs parses args into fs, the flag set of the command named fs.Name(), and returns
+// the positional arguments (flags may come before or after them). --help prints the
+// command's help on stdout and returns flag.ErrHelp, which run turns into exit 0; a bad
+// flag is one line, exit 2.
+func parseArgs(fs *flag.FlagSet, args []string, e env) ([]string, error) {
+	positional, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(e.stdout, "usage: conformance %s [flags]\n\nflags:\n", fs.Name())
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-		return err
+		help(e.stdout, fs)
+		return nil, err
 	}
 	if err != nil {
-		return cli.Usagef("conformance %s: %v", fs.Name(), err)
+		return nil, cli.Usagef("conformance %s: %v", fs.Name(), err)
 	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("conformance %s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	return positional, nil
+}
+
+// parseFlags is parseArgs for a command that takes no positional argument.
+func parseFlags(fs *flag.FlagSet, args []string, e env) error {
+	positional, err := parseArgs(fs, args, e)
+	if err == nil && len(positional) > 0 {
+		return cli.Usagef("conformance %s: unexpected argument %q", fs.Name(), positional[0])
 	}
-	return nil
+	return err
+}
+
+// help writes the help of the command whose flag set is fs, its flags written --flag.
+func help(w io.Writer, fs *flag.FlagSet) {
+	for _, c := range commands() {
+		if c.name != fs.Name() {
+			continue
+		}
+		fmt.Fprintf(w, "usage: conformance %s %s\n\n%s\n", c.name, c.args, strings.ToUpper(c.summary[:1])+c.summary[1:]+".")
+		if c.about != "" {
+			fmt.Fprintln(w, c.about)
+		}
+	}
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if has {
+		fmt.Fprintln(w, "\nflags:")
+		cli.PrintFlags(w, fs)
+	}
 }
 
 // globList is a repeatable flag whose values may also be comma-separated.

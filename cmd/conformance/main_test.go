@@ -113,13 +113,13 @@ func TestRunCannotBeMade(t *testing.T) {
 	}{
 		{"no command", nil, "conformance: want a command"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"bad flag", []string{"run", "--nope"}, "conformance run: flag provided but not defined: -nope"},
+		{"bad flag", []string{"run", "--nope"}, "conformance run: flag provided but not defined: --nope"},
 		{"bad format", []string{"run", "--format", "yaml"}, `unknown --format "yaml" (html, json, junit, markdown, text)`},
 		{"bad report format", []string{"run", "--report", "pdf=out.pdf"}, `unknown format "pdf"`},
 		{"report without file", []string{"run", "--report", "html"}, "want FORMAT=FILE"},
 		{"report into a file", []string{"run", "--report", "html=/dev/null/x/report.html"}, "--report html=/dev/null/x/report.html: mkdir /dev/null"},
 		{"coverage above 100", []string{"run", "--min-coverage", "101"}, "--min-coverage 101: want a percentage from 0 to 100"},
-		{"coverage not a number", []string{"run", "--min-coverage", "most"}, `invalid value "most" for flag -min-coverage`},
+		{"coverage not a number", []string{"run", "--min-coverage", "most"}, `invalid value "most" for flag --min-coverage`},
 		{"no waivers file", []string{"run", "--waivers", "/nonexistent.yaml"}, "waivers: open /nonexistent.yaml"},
 		{"bad date", []string{"run", "--now", "tomorrow"}, `--now "tomorrow"`},
 		{"bad timeout", []string{"run", "--timeout", "-1s"}, "--timeout must be positive"},
@@ -378,6 +378,6 @@ func readYAML(t *testing.T, path string, v any) {
 func TestAllSkippedIsNoVerdict(t *testing.T) {
 	code, _, errOut := runMain(t, nil, "run", "--only", "getPet/gone-after-sunset", "--now", "2026-01-02")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "no rule could be judged: all 1 selected rules were skipped")
+	assert.Contains(t, errOut, "no rule could be judged: the 1 selected rule was skipped")
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line")
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,9 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
@@ -43,14 +40,14 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
 	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
 	fs.Var(&f.only, "only", "run only rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
-	fs.Var(&f.headers, "header", "add this request header, `'Name: value'`, to every request, e.g. for a gateway (repeatable; also -H)")
-	fs.Var(&f.headers, "H", "short for --header")
+	fs.Var(&f.headers, "header", "add this request header, `'Name: value'`, to every request, e.g. for a gateway (repeatable)")
+	cli.Shorthand(fs, "H", "header")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first MUST rule that fails or cannot be evaluated; the rest are skipped")
 	fs.Var(&f.skip, "skip", "skip rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
 	fs.BoolVar(&f.strict, "strict", false, "count SHOULD failures and failures of experimental or beta operations")
 	fs.BoolVar(&f.readOnly, "read-only", false, "run only rules that create nothing, and create no animals")
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether removed operations are gone)")
-	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request `timeout`")
+	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request timeout, a `duration` such as 30s")
 	fs.StringVar(&f.format, "format", "text", "report `format`: "+formatNames())
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
 	fs.Var(&f.reports, "report", "also write a report as `FORMAT=FILE`, e.g. html=out/report.html (repeatable; creates the directories)")
@@ -63,9 +60,6 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.fuzz, "fuzz", 0, "add `N` random combinations of request variants (shrunk when they fail)")
 	fs.IntVar(&f.maxCreates, "max-creates", conformance.DefaultMaxCreates, "create at most `N` animals; cases that would create more are not sent, and counted")
 	if err := parseFlags(fs, args, e); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 		return err
 	}
 	write, ok := conformance.Formats[f.format]
@@ -102,12 +96,17 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if opts.Now, err = parseNow(f.now); err != nil {
 		return notRun(err)
 	}
-	var rules []conformance.Rule
-	if opts.Spec, rules, err = loadSpec(f.spec); err != nil {
+	if opts.Facts, err = loadFacts("run", f.spec); err != nil {
 		return notRun(err)
 	}
-	// Checked before a reference server is started for the run.
-	if _, err := selectRules(rules, opts.Only, opts.Skip); err != nil {
+	opts.Spec = opts.Facts.Doc
+	// The catalogue as the runner will build it, selected before a reference server is
+	// started for the run.
+	all := rules.All(opts.Facts)
+	if opts.Fuzz > 0 {
+		all = append(all, rules.Fuzz(opts.Facts, opts.Fuzz)...)
+	}
+	if _, err := conformance.Select(all, opts.Only, opts.Skip); err != nil {
 		return notRun(err)
 	}
 	if target.BaseURL == "" {
@@ -129,7 +128,11 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	var noVerdict error
 	if c := rep.Counts; c.Pass+c.Fail+c.Warn+c.Error+c.Waived == 0 {
-		noVerdict = fmt.Errorf("conformance: no rule could be judged: all %d selected rules were skipped (%s)", c.Total, rep.Results[0].Reason)
+		skipped := fmt.Sprintf("all %d selected rules were skipped", c.Total)
+		if c.Total == 1 {
+			skipped = "the 1 selected rule was skipped"
+		}
+		noVerdict = fmt.Errorf("conformance: no rule could be judged: %s (%s)", skipped, rep.Results[0].Reason)
 		rep.GateFailures = append(rep.GateFailures, conformance.GateFailure{Gate: "run", Message: strings.TrimPrefix(noVerdict.Error(), "conformance: ")})
 		rep.Verdict = conformance.NotRun
 	}
@@ -186,40 +189,6 @@ func (l *reportList) Set(v string) error {
 	return nil
 }
 
-// progress returns the callback that shows "rule n/N ID" on stderr while the run goes on,
-// and the function that erases it; both do nothing unless stderr is a terminal, so logs and
-// CI output never collect the line.
-func progress(e env) (func(n, total int, id string), func()) {
-	if !terminal(e.stderr) {
-		return nil, func() {}
-	}
-	return progressLine(e.stderr)
-}
-
-// progressLine writes the progress line to w, rewriting it in place.
-func progressLine(w io.Writer) (func(n, total int, id string), func()) {
-	shown := false
-	update := func(n, total int, id string) {
-		shown = true
-		fmt.Fprintf(w, "\r\x1b[Krule %d/%d %s", n, total, id)
-	}
-	return update, func() {
-		if shown {
-			fmt.Fprint(w, "\r\x1b[K")
-		}
-	}
-}
-
-// terminal reports whether w is a character device (a terminal).
-func terminal(w io.Writer) bool {
-	file, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
 func first(values ...string) string {
 	for _, v := range values {
 		if v != "" {
@@ -239,25 +208,6 @@ func parseNow(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, cli.Usagef("conformance: --now %q: want a date 2006-01-02 or an RFC 3339 time", s)
-}
-
-// loadSpec reads the description (the embedded one for "") and builds the catalogue from it.
-func loadSpec(path string) (*openapi3.T, []conformance.Rule, error) {
-	var doc *openapi3.T
-	var err error
-	if path == "" {
-		doc, err = spec.Load()
-	} else {
-		doc, err = spec.LoadFile(path)
-	}
-	if err != nil {
-		return nil, nil, cli.Usagef("conformance: %v", err)
-	}
-	rules, err := conformance.All(doc)
-	if err != nil {
-		return nil, nil, cli.Usagef("%v", err)
-	}
-	return doc, rules, nil
 }
 
 // startReference serves the reference on a loopback port with a fresh key and the run's
@@ -309,7 +259,7 @@ func writeReports(e env, f runFlags, write conformance.Writer, rep *conformance.
 
 func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.Report, notRun bool) error {
 	if f.output == "" {
-		if f.format == "text" && colour(e) {
+		if f.format == "text" && e.colour() {
 			write = conformance.WriteColorText
 		}
 		return write(e.stdout, rep)
@@ -318,8 +268,8 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 		return err
 	}
 	c := rep.Counts
-	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %d rules, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
-		rep.Verdict, c.Total, c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %s, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
+		rep.Verdict, cli.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
 	return err
 }
 
@@ -339,28 +289,6 @@ func writeFile(path string, write conformance.Writer, rep *conformance.Report) e
 		return err
 	}
 	return out.Close()
-}
-
-// colour is on for a terminal, unless NO_COLOR is set.
-func colour(e env) bool {
-	return e.getenv("NO_COLOR") == "" && terminal(e.stdout)
-}
-
-// selectRules is conformance.Select, and also refuses a pattern that matches no rule of the
-// catalogue (a typo would otherwise select or skip nothing in silence).
-func selectRules(rules []conformance.Rule, only, skip []string) ([]conformance.Rule, error) {
-	for _, set := range []struct {
-		flag     string
-		patterns []string
-	}{{"--only", only}, {"--skip", skip}} {
-		for _, p := range set.patterns {
-			_, err := conformance.Select(rules, []string{p}, nil)
-			if err != nil && !strings.Contains(err.Error(), "bad pattern") {
-				return nil, fmt.Errorf("conformance: no rule matches %s %q (conformance list shows the IDs)", set.flag, p)
-			}
-		}
-	}
-	return conformance.Select(rules, only, skip)
 }
 
 // headerList is the repeatable -H/--header 'Name: value'.

@@ -2,26 +2,65 @@ package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/conformance/diff"
 	"github.com/petstore/petstore/conformance/lint"
-	"github.com/petstore/petstore/conformance/proxy"
+	"github.com/petstore/petstore/conformance/rules"
+	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/spec"
 )
 
-// The commands that live in other packages, adapted to this command's table.
+// The tools for spec authors: lint and diff.
+
+// lintCommand runs `conformance lint [FILE]`: it lints FILE (the embedded spec/openapi.yaml
+// when omitted) and prints one line per finding, SEVERITY RULE POINTER MESSAGE. Exit 0 when
+// no finding is an error (warnings are printed), 1 when one is, 2 when the arguments are
+// wrong or the file cannot be read.
+func lintCommand(_ context.Context, e env, args []string) error {
+	files, err := parseArgs(flag.NewFlagSet("lint", flag.ContinueOnError), args, e)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 {
+		return cli.Usagef("conformance lint: want at most one FILE, got %d arguments", len(files))
+	}
+	data := spec.Bytes()
+	if len(files) == 1 {
+		if data, err = os.ReadFile(files[0]); err != nil {
+			return cli.Usagef("conformance lint: %v", err)
+		}
+	}
+	errs, findings := 0, lint.Check(data, ruleRefs)
+	for _, f := range findings {
+		if _, err := fmt.Fprintln(e.stdout, f); err != nil {
+			return cli.Usagef("conformance lint: %v", err)
+		}
+		if f.Severity == lint.Error {
+			errs++
+		}
+	}
+	if errs > 0 {
+		return cli.Failed("conformance lint: %s, %s", cli.Plural(errs, "error"), cli.Plural(len(findings)-errs, "warning"))
+	}
+	return nil
+}
 
 // ruleRefs tells lint's cross-check which operation and documented status each rule of the
 // catalogue built for doc relies on.
 func ruleRefs(doc *openapi3.T) ([]lint.RuleRef, error) {
-	rules, err := conformance.All(doc)
+	facts, err := spec.ReadFacts(doc)
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]lint.RuleRef, 0, len(rules))
-	for _, r := range rules {
+	var refs []lint.RuleRef
+	for _, r := range rules.All(facts) {
 		if r.Op != "" {
 			refs = append(refs, lint.RuleRef{Rule: r.ID, Operation: r.Op, Status: r.Expects})
 		}
@@ -29,20 +68,65 @@ func ruleRefs(doc *openapi3.T) ([]lint.RuleRef, error) {
 	return refs, nil
 }
 
-var runLint = lint.NewCommand(ruleRefs)
-
-func lintCommand(ctx context.Context, e env, args []string) error {
-	return runLint(ctx, args, e.stdout, e.stderr)
+// diffCommand runs `conformance diff BASE HEAD [--allow-breaking] [--format text|json]`,
+// flags before or after the files; "-" reads a file from stdin, so
+// `git show main:spec/openapi.yaml | conformance diff - spec/openapi.yaml` works. It prints
+// every change with its classification. Exit 1 when one is breaking, unless
+// --allow-breaking; 2 when the arguments are wrong or a file cannot be read or parsed.
+func diffCommand(_ context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	allow := fs.Bool("allow-breaking", false, "report breaking changes but exit 0")
+	format := fs.String("format", "text", "output `format`: text or json")
+	files, err := parseArgs(fs, args, e)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(files) != 2:
+		return cli.Usagef("conformance diff: want BASE and HEAD, got %s", cli.Plural(len(files), "file"))
+	case files[0] == "-" && files[1] == "-":
+		return cli.Usagef("conformance diff: only one of BASE and HEAD can be read from stdin")
+	case *format != "text" && *format != "json":
+		return cli.Usagef("conformance diff: --format %q: want text or json", *format)
+	}
+	var docs [2]*openapi3.T
+	for i, name := range files {
+		if docs[i], err = readDiffSpec(name, e.stdin); err != nil {
+			return err
+		}
+	}
+	changes, err := diff.Compare(docs[0], docs[1])
+	if err != nil {
+		return cli.Usagef("conformance diff: %s", strings.TrimPrefix(err.Error(), "diff: "))
+	}
+	if *format == "json" {
+		err = diff.WriteJSON(e.stdout, files[0], files[1], changes)
+	} else {
+		err = diff.WriteText(e.stdout, changes)
+	}
+	if err != nil {
+		return cli.Usagef("conformance diff: %v", err)
+	}
+	if n := diff.Breaking(changes); n > 0 && !*allow {
+		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", cli.Plural(n, "breaking change"))
+	}
+	return nil
 }
 
-func diffCommand(ctx context.Context, e env, args []string) error {
-	return diff.Command(ctx, args, e.stdout, e.stderr)
-}
-
-func proxyCommand(ctx context.Context, e env, args []string) error {
-	return proxy.Command(ctx, args, e.getenv, e.stdout, e.stderr)
-}
-
-func checkHARCommand(ctx context.Context, e env, args []string) error {
-	return proxy.CheckHARCommand(ctx, args, e.stdout, e.stderr)
+func readDiffSpec(name string, stdin io.Reader) (*openapi3.T, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, cli.Usagef("conformance diff: %v", err)
+	}
+	d, err := diff.Load(data)
+	if err != nil {
+		return nil, cli.Usagef("conformance diff: %s: %v", name, err)
+	}
+	return d, nil
 }

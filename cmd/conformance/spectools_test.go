@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance/diff"
+	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -68,4 +74,165 @@ func TestRulesDocIsCurrent(t *testing.T) {
 	code, got, stderr := runMain(t, nil, "list", "--format", "markdown")
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, string(want), got, "docs/rules.md is stale: run `make docs` and commit it")
+}
+
+const (
+	brokenSpecs = "../../testdata/specs/lint"
+	specPairs   = "../../testdata/specs/diff"
+)
+
+func TestLint(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a line the output must contain; "" for no output
+	}{
+		{"embedded spec", nil, cli.ExitOK, ""},
+		{"shipped file", []string{"../../spec/openapi.yaml"}, cli.ExitOK, ""},
+		{"error finding", []string{brokenSpecs + "/missing-summary.yaml"},
+			cli.ExitFail, "error operation-summary #/paths/~1pets/get/summary GET /pets has no summary\n"},
+		{"warning only", []string{brokenSpecs + "/undeclared-tag.yaml"},
+			cli.ExitOK, `warning tag-declared #/paths/~1pets~1{petId}/get/tags/0 tag "legacy" is not declared in the top-level tags` + "\n"},
+		{"unloadable", []string{brokenSpecs + "/not-openapi.yaml"}, cli.ExitFail, "error openapi-parse # "},
+		{"missing file", []string{"no/such/file.yaml"}, cli.ExitUnable, ""},
+		{"two files", []string{"a.yaml", "b.yaml"}, cli.ExitUnable, ""},
+		{"bad flag", []string{"--nope"}, cli.ExitUnable, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, nil, append([]string{"lint"}, tc.args...)...)
+			assert.Equal(t, tc.code, code, "stderr=%s", stderr)
+			if tc.stdout == "" {
+				assert.Empty(t, stdout)
+			} else {
+				assert.Contains(t, stdout, tc.stdout)
+			}
+			if tc.code != cli.ExitOK {
+				assert.Equal(t, 1, strings.Count(stderr, "\n"), "said once, in one line: %q", stderr)
+				assert.True(t, strings.HasPrefix(stderr, "conformance lint: "), stderr)
+			}
+		})
+	}
+	_, _, stderr := runMain(t, nil, "lint", brokenSpecs+"/missing-summary.yaml")
+	assert.Equal(t, "conformance lint: 1 error, 0 warnings\n", stderr)
+}
+
+// diffPairs maps each directory of testdata/specs/diff to the kind of change its head makes
+// and whether that change breaks clients. "" means no change at all.
+var diffPairs = map[string]struct {
+	kind     string
+	breaking bool
+}{
+	"no-change":         {"", false},
+	"operation-removed": {diff.OperationRemoved, true},
+	"deprecated-operation-removed-after-sunset": {diff.OperationRemoved, false},
+	"operation-added":                  {diff.OperationAdded, false},
+	"response-removed":                 {diff.ResponseRemoved, true},
+	"required-request-field-added":     {diff.RequiredFieldAdded, true},
+	"optional-request-parameter-added": {diff.OptionalFieldAdded, false},
+	"enum-narrowed":                    {diff.EnumNarrowed, true},
+	"enum-widened":                     {diff.EnumWidened, true}, // a response value clients do not know
+	"bound-narrowed":                   {diff.BoundNarrowed, true},
+	"bound-widened":                    {diff.BoundWidened, false},
+	"type-changed":                     {diff.TypeChanged, true},
+	"format-changed":                   {diff.TypeChanged, true},
+	"response-field-removed":           {diff.ResponseFieldRemoved, true},
+	"deprecation-added":                {diff.DeprecationAdded, false},
+	"sunset-brought-forward":           {diff.SunsetBroughtForward, true},
+	"sunset-postponed":                 {diff.SunsetPostponed, false},
+}
+
+var diffKinds = []string{diff.OperationRemoved, diff.OperationAdded, diff.ResponseRemoved, diff.RequiredFieldAdded,
+	diff.OptionalFieldAdded, diff.EnumNarrowed, diff.EnumWidened, diff.BoundNarrowed, diff.BoundWidened, diff.TypeChanged,
+	diff.ResponseFieldRemoved, diff.DeprecationAdded, diff.SunsetBroughtForward, diff.SunsetPostponed, diff.SunsetRemoved}
+
+func TestDiffPairs(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(specPairs, "*"))
+	require.NoError(t, err)
+	require.Len(t, dirs, len(diffPairs), "every pair has an expectation and every expectation a pair")
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			want, ok := diffPairs[name]
+			require.True(t, ok, "no expectation for %s", dir)
+			code, stdout, stderr := runMain(t, nil, "diff", filepath.Join(dir, "base.yaml"), filepath.Join(dir, "head.yaml"), "--format", "json")
+			var got struct {
+				Base, Head string
+				Breaking   int
+				Changes    []diff.Change
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout+stderr)
+			assert.Equal(t, filepath.Join(dir, "base.yaml"), got.Base)
+			assert.Equal(t, filepath.Join(dir, "head.yaml"), got.Head)
+
+			if want.kind == "" {
+				assert.Empty(t, got.Changes)
+				assert.Equal(t, cli.ExitOK, code, stderr)
+				return
+			}
+			require.NotEmpty(t, got.Changes)
+			found := false
+			for _, c := range got.Changes {
+				assert.Contains(t, diffKinds, c.Kind, "every change of these pairs has a named kind: %+v", c)
+				if c.Kind == want.kind && c.Breaking == want.breaking {
+					found = true
+				}
+				if !want.breaking {
+					assert.False(t, c.Breaking, "a non-breaking pair has only non-breaking changes: %+v", c)
+				}
+			}
+			assert.True(t, found, "want a %s change with breaking=%v in %+v", want.kind, want.breaking, got.Changes)
+			assert.Equal(t, want.breaking, got.Breaking > 0)
+			wantCode := cli.ExitOK
+			if want.breaking {
+				wantCode = cli.ExitFail
+			}
+			assert.Equal(t, wantCode, code, stderr)
+		})
+	}
+}
+
+func TestDiffAllowBreakingReportsOnly(t *testing.T) {
+	base, head := filepath.Join(specPairs, "operation-removed", "base.yaml"), filepath.Join(specPairs, "operation-removed", "head.yaml")
+	code, stdout, stderr := runMain(t, nil, "diff", "--allow-breaking", base, head)
+	require.Equal(t, cli.ExitOK, code, stderr)
+	assert.Equal(t, "breaking operation-removed POST /pets (createPet): api removed without deprecation [api-removed-without-deprecation]\n"+
+		"1 changes: 1 breaking, 0 non-breaking\n", stdout)
+
+	code, _, stderr = runMain(t, nil, "diff", base, head)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Equal(t, "conformance diff: 1 breaking change (--allow-breaking to report without failing)\n", stderr)
+}
+
+func TestDiffStdin(t *testing.T) {
+	base, head := filepath.Join(specPairs, "bound-narrowed", "base.yaml"), filepath.Join(specPairs, "bound-narrowed", "head.yaml")
+	data, err := os.ReadFile(base)
+	require.NoError(t, err)
+	var stdout bytes.Buffer
+	err = diffCommand(context.Background(), env{stdin: bytes.NewReader(data), stdout: &stdout}, []string{"-", head})
+	assert.Equal(t, cli.ExitFail, cli.Code(err))
+	assert.Contains(t, stdout.String(), "breaking bound-narrowed GET /pets (listPets)")
+}
+
+func TestDiffCannotBeMade(t *testing.T) {
+	good := filepath.Join(specPairs, "no-change", "base.yaml")
+	broken := filepath.Join(brokenSpecs, "not-openapi.yaml")
+	for name, args := range map[string][]string{
+		"no files":     nil,
+		"one file":     {good},
+		"three files":  {good, good, good},
+		"missing file": {good, "no/such.yaml"},
+		"unparsable":   {broken, good},
+		"bad format":   {good, good, "--format", "xml"},
+		"bad flag":     {good, good, "--nope"},
+		"stdin twice":  {"-", "-"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := diffCommand(context.Background(), env{stdin: strings.NewReader(""), stdout: io.Discard}, args)
+			require.Error(t, err)
+			assert.Equal(t, cli.ExitUnable, cli.Code(err))
+			assert.NotContains(t, err.Error(), "\n")
+			assert.True(t, strings.HasPrefix(err.Error(), "conformance diff: "), err.Error())
+		})
+	}
 }

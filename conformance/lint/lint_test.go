@@ -1,19 +1,14 @@
 package lint
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -126,63 +121,4 @@ func TestRulesAreUnique(t *testing.T) {
 		assert.Contains(t, []Severity{Error, Warning}, r.Severity)
 		assert.NotEmpty(t, r.Title)
 	}
-}
-
-func TestCommand(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // a line the output must contain; "" for no output
-	}{
-		{"embedded spec", nil, cli.ExitOK, ""},
-		{"shipped file", []string{"../../spec/openapi.yaml"}, cli.ExitOK, ""},
-		{"error finding", []string{brokenDir + "/missing-summary.yaml"},
-			cli.ExitFail, "error operation-summary #/paths/~1pets/get/summary GET /pets has no summary\n"},
-		{"warning only", []string{brokenDir + "/undeclared-tag.yaml"},
-			cli.ExitOK, `warning tag-declared #/paths/~1pets~1{petId}/get/tags/0 tag "legacy" is not declared in the top-level tags` + "\n"},
-		{"unloadable", []string{brokenDir + "/not-openapi.yaml"}, cli.ExitFail, "error openapi-parse # "},
-		{"missing file", []string{"no/such/file.yaml"}, cli.ExitUnable, ""},
-		{"two files", []string{"a.yaml", "b.yaml"}, cli.ExitUnable, ""},
-		{"bad flag", []string{"--nope"}, cli.ExitUnable, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			err := Command(context.Background(), tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.code, cli.Code(err), "err=%v stderr=%s", err, stderr.String())
-			if tc.stdout == "" {
-				assert.Empty(t, stdout.String())
-			} else {
-				assert.Contains(t, stdout.String(), tc.stdout)
-			}
-			if tc.code == cli.ExitUnable {
-				require.Error(t, err)
-				assert.NotContains(t, err.Error(), "\n")
-			}
-		})
-	}
-}
-
-func TestNewCommandCrossChecksRules(t *testing.T) {
-	refs := func(doc *openapi3.T) ([]RuleRef, error) {
-		return []RuleRef{{Rule: "getPet/unknown-id-404", Operation: "getPet", Status: 404}}, nil
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := NewCommand(refs)
-	require.NoError(t, cmd(context.Background(), nil, &stdout, &stderr), "the shipped spec has what the rule expects")
-	assert.Empty(t, stdout.String())
-
-	// A spec without getPet's 404 leaves the rule expecting a response that is gone.
-	data := strings.Replace(string(spec.Bytes()), "        '404':\n", "        '418':\n", 1)
-	file := filepath.Join(t.TempDir(), "openapi.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(data), 0o600))
-	err := cmd(context.Background(), []string{file}, &stdout, &stderr)
-	assert.Equal(t, cli.ExitFail, cli.Code(err))
-	assert.Contains(t, stdout.String(), "error rule-response #/paths/~1pets~1{petId}/get/responses/404 rule getPet/unknown-id-404 expects response 404")
-
-	failing := NewCommand(func(*openapi3.T) ([]RuleRef, error) { return nil, errors.New("no PetStatus enum") })
-	stdout.Reset()
-	err = failing(context.Background(), nil, &stdout, &stderr)
-	assert.Equal(t, cli.ExitFail, cli.Code(err))
-	assert.Equal(t, "error rule-operation # the conformance rules cannot be built from this spec: no PetStatus enum\n", stdout.String())
 }
