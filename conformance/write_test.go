@@ -309,3 +309,42 @@ func TestCurlLinesRunAsPrinted(t *testing.T) {
 	assert.Contains(t, replayed, `["Bearer conformance-wrong-key"]`)
 	assert.Contains(t, replayed, `[""]`, "the empty header")
 }
+
+// When one fault explains most of the rules that did not pass (a gateway that answers every
+// error in text/plain), the text, Markdown and HTML reports lead with it and its count,
+// above the other causes and the rules; the values that differ between its spec nodes (the
+// status) are blanked, those they share (the media type) kept.
+func TestDominantCauseLeads(t *testing.T) {
+	rep := run(t, serve(t, plainErrors(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{})
+	d, ok := report.Dominant(rep)
+	require.True(t, ok)
+	assert.Greater(t, 2*d.Rules, d.NotPassed)
+	assert.Equal(t, rep.Counts.Fail+rep.Counts.Warn+rep.Counts.Error, d.NotPassed)
+	lead := fmt.Sprintf(`Most failures have one cause: response breaks the spec: media type "text/plain; charset=utf-8" is not documented for status … (documented: application/json) (it explains %d of the %d rules that did not pass)`,
+		d.Rules, d.NotPassed)
+	for name, write := range map[string]conformance.Writer{"text": conformance.WriteText, "markdown": conformance.WriteMarkdown, "html": conformance.WriteHTML} {
+		var out bytes.Buffer
+		require.NoError(t, write(&out, rep))
+		page := out.String()
+		first := strings.Index(page, "Most failures have one cause")
+		require.GreaterOrEqual(t, first, 0, name)
+		for _, later := range []string{"other causes", "Other cause", "\n4.1 List all animals", "### Failed rules", `id="attention"`, `id="sec-`} {
+			if i := strings.Index(page, later); i >= 0 {
+				assert.Less(t, first, i, "%s: the dominant cause comes before %q", name, later)
+			}
+		}
+		if name == "text" {
+			assert.Contains(t, page, "\n"+lead+"\n")
+			assert.Equal(t, 1, strings.Count(page, "Most failures have one cause"))
+		}
+	}
+
+	// No fault explains more than half: the causes are listed, the largest first, and none leads.
+	golden, _ := goldenReport(t)
+	_, ok = report.Dominant(golden)
+	assert.False(t, ok)
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteText(&out, golden))
+	assert.Contains(t, out.String(), "causes of the failures, the largest first:")
+	assert.NotContains(t, out.String(), "Most failures")
+}

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 )
 
 // Cause is one message on one spec node that explains failures: generated cases multiply a
@@ -69,4 +71,105 @@ func causes(results []Result) []Cause {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Failures > out[j].Failures })
 	return out
+}
+
+// Dominance is the fault that explains most of the rules that did not pass: the causes
+// whose messages differ only in their values (numbers, quoted text), such as one media type
+// refused on every error status, "... is not documented for status 400" and "... for status
+// 401", each on its own spec node.
+type Dominance struct {
+	// Message is the causes' message with the values that differ between them blanked.
+	Message string
+	// Causes are the causes it gathers, the largest first.
+	Causes []Cause
+	// Failures counts their failures; Rules the rules they fail, each once; NotPassed the
+	// rules of the run that did not pass (failed, warned or errored).
+	Failures, Rules, NotPassed int
+}
+
+// Dominant is the fault that explains most of the rules that did not pass, when one does:
+// more than half of them, and at least two. Reports put it first, above the other causes
+// and the rules.
+func Dominant(r *Report) (Dominance, bool) {
+	var best Dominance
+	index := map[string]int{}
+	var families []Dominance
+	var rules []map[string]bool
+	for _, c := range r.Causes {
+		k := BlankValues(c.Message)
+		i, ok := index[k]
+		if !ok {
+			i = len(families)
+			index[k] = i
+			families = append(families, Dominance{})
+			rules = append(rules, map[string]bool{})
+		}
+		families[i].Causes = append(families[i].Causes, c)
+		families[i].Failures += c.Failures
+		for _, id := range c.Rules {
+			rules[i][id] = true
+		}
+	}
+	for i := range families {
+		families[i].Rules = len(rules[i])
+		if families[i].Rules > best.Rules {
+			best = families[i]
+		}
+	}
+	best.NotPassed = r.Counts.Fail + r.Counts.Warn + r.Counts.Error
+	if best.Rules < 2 || 2*best.Rules <= best.NotPassed {
+		return Dominance{}, false
+	}
+	best.Message = commonValues(best.Causes)
+	return best, true
+}
+
+// commonValues is the message of causes whose messages differ only in their values, with
+// the values that differ blanked ("…") and those they share kept.
+func commonValues(causes []Cause) string {
+	msg := causes[0].Message
+	spans := values.FindAllStringIndex(msg, -1)
+	keep := make([]bool, len(spans))
+	for i, sp := range spans {
+		keep[i] = true
+		for _, c := range causes[1:] {
+			other := values.FindAllString(c.Message, -1)
+			if i >= len(other) || other[i] != msg[sp[0]:sp[1]] {
+				keep[i] = false
+			}
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for i, sp := range spans {
+		b.WriteString(msg[last:sp[0]])
+		if keep[i] {
+			b.WriteString(msg[sp[0]:sp[1]])
+		} else {
+			b.WriteString("…")
+		}
+		last = sp[1]
+	}
+	b.WriteString(msg[last:])
+	return b.String()
+}
+
+// otherCauses are the causes the dominant fault, if any, does not gather, in order.
+func otherCauses(r *Report) []Cause {
+	d, ok := Dominant(r)
+	if !ok {
+		return r.Causes
+	}
+	var out []Cause
+	for _, c := range r.Causes {
+		if BlankValues(c.Message) != BlankValues(d.Causes[0].Message) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Lead is the sentence that leads a report whose failures mostly have one cause.
+func (d Dominance) Lead() string {
+	return fmt.Sprintf("Most failures have one cause: %s (it explains %d of the %s that did not pass)", d.Message, d.Rules, plural(d.NotPassed, "rule"))
 }

@@ -47,6 +47,10 @@ type htmlView struct {
 	Attention []Result
 	Statuses  []int // every status some operation documents, ascending: the matrix's columns
 	Matrix    []htmlRow
+	// Dominant is the fault that explains most of the rules that did not pass, if one
+	// does; OtherCauses are the causes it does not gather.
+	Dominant    *Dominance
+	OtherCauses []Cause
 	// CoverageShort is set when coverage below the minimum failed the run: only then are
 	// the pairs and values never exercised shown in the failing colour.
 	CoverageShort bool
@@ -89,6 +93,10 @@ func newHTMLView(r *Report) htmlView {
 		}
 		v.Sections = append(v.Sections, s)
 	}
+	if d, ok := Dominant(r); ok {
+		v.Dominant = &d
+	}
+	v.OtherCauses = otherCauses(r)
 	for _, g := range r.GateFailures {
 		v.CoverageShort = v.CoverageShort || g.Gate == "coverage"
 	}

@@ -46,22 +46,30 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(bw)
 	if len(r.Causes) > 0 {
-		fmt.Fprintf(bw, "\n### Causes of the failures\n\n| Failures | Rules | Cause | Example |\n|---:|---|---|---|\n")
-		for i, c := range r.Causes {
+		fmt.Fprintf(bw, "\n### Causes of the failures\n\n")
+		column := "Cause"
+		if d, ok := Dominant(r); ok {
+			fmt.Fprintf(bw, "**Most failures have one cause:** %s: it explains %d of the %s that did not pass (e.g. %s).\n\n",
+				mdCell(d.Message), d.Rules, plural(d.NotPassed, "rule"), mdCell(Clip(causeExample(d.Causes[0]), 200)))
+			if len(d.Causes) > 1 {
+				for _, c := range d.Causes {
+					fmt.Fprintf(bw, "- %s in %s: %s\n", plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), mdCell(causeText(c)))
+				}
+				fmt.Fprintln(bw)
+			}
+			column = "Other cause"
+		}
+		others := otherCauses(r)
+		if len(others) > 0 {
+			fmt.Fprintf(bw, "| Failures | Rules | %s | Example |\n|---:|---|---|---|\n", column)
+		}
+		for i, c := range others {
 			if i == maxCausesShown {
-				n := len(r.Causes) - i
+				n := len(others) - i
 				fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
 				break
 			}
-			cause := c.Message
-			if c.Pointer != "" {
-				cause += " (`" + c.Pointer + "`)"
-			}
-			example := "`" + c.Example.Rule + "`"
-			if c.Example.Case != "" {
-				example += ": " + c.Example.Case
-			}
-			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(cause), mdCell(Clip(example, 200)))
+			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(causeText(c)), mdCell(Clip(causeExample(c), 200)))
 		}
 	}
 	if len(r.GateFailures) > 0 {
@@ -75,6 +83,22 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	writeMarkdownTable(bw, "Warnings", r.Results, func(res Result) bool { return res.Status == Warn })
 	writeMarkdownTable(bw, "Waived", r.Results, func(res Result) bool { return res.Status == Waived })
 	return bw.Flush()
+}
+
+// causeText is a cause's message with its spec node.
+func causeText(c Cause) string {
+	if c.Pointer != "" {
+		return c.Message + " (`" + c.Pointer + "`)"
+	}
+	return c.Message
+}
+
+// causeExample names the rule, and the case, of a cause's first failure.
+func causeExample(c Cause) string {
+	if c.Example.Case != "" {
+		return "`" + c.Example.Rule + "`: " + c.Example.Case
+	}
+	return "`" + c.Example.Rule + "`"
 }
 
 func writeMarkdownTable(w io.Writer, title string, results []Result, keep func(Result) bool) {

@@ -190,34 +190,63 @@ func caseCount(res Result) string {
 	return fmt.Sprintf(" (%s)", plural(res.Cases, "case"))
 }
 
-// writeCauses leads a failing report with what explains its failures, when one cause
-// explains more than one failure.
+// writeCauses leads a failing report with what explains its failures: the cause that
+// explains most of the rules that did not pass, if one does, then the others, the largest
+// first.
 func writeCauses(w io.Writer, r *Report) {
 	if len(r.Causes) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ncauses of the failures, the largest first:\n")
-	for i, c := range r.Causes {
+	others := otherCauses(r)
+	if d, ok := Dominant(r); ok {
+		fmt.Fprintf(w, "\n%s\n", d.Lead())
+		if len(d.Causes) == 1 {
+			writeCause(w, "  ", d.Causes[0])
+		} else {
+			fmt.Fprintf(w, "  %s in %s, on %d spec nodes:\n", plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
+			for i, c := range d.Causes {
+				fmt.Fprintf(w, "  - %s\n", c.Message)
+				if i > 0 {
+					c.Example.Curl = "" // one line to reproduce the fault is enough
+				}
+				writeCause(w, "    ", c)
+			}
+		}
+		if len(others) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\nother causes, the largest first:\n")
+	} else {
+		fmt.Fprintf(w, "\ncauses of the failures, the largest first:\n")
+	}
+	for i, c := range others {
 		if i == maxCausesShown {
-			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", plural(len(r.Causes)-i, "more cause"))
+			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", plural(len(others)-i, "more cause"))
 			break
 		}
-		rules := strings.Join(c.Rules, ", ")
-		if len(c.Rules) > 4 {
-			rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
-		}
-		fmt.Fprintf(w, "  %d. %s\n     %s in %s: %s\n", i+1, c.Message, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
-		if c.Pointer != "" {
-			fmt.Fprintf(w, "     spec: %s\n", c.Pointer)
-		}
-		if c.Example.Case != "" {
-			fmt.Fprintf(w, "     e.g. %s: %s\n", c.Example.Rule, c.Example.Case)
-		} else {
-			fmt.Fprintf(w, "     e.g. %s\n", c.Example.Rule)
-		}
-		if c.Example.Curl != "" {
-			fmt.Fprintf(w, "     reproduce: %s\n", c.Example.Curl)
-		}
+		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
+		writeCause(w, "     ", c)
+	}
+}
+
+// writeCause writes where a cause failed, its spec node and an example, each line after
+// indent.
+func writeCause(w io.Writer, indent string, c Cause) {
+	rules := strings.Join(c.Rules, ", ")
+	if len(c.Rules) > 4 {
+		rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
+	}
+	fmt.Fprintf(w, "%s%s in %s: %s\n", indent, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
+	if c.Pointer != "" {
+		fmt.Fprintf(w, "%sspec: %s\n", indent, c.Pointer)
+	}
+	if c.Example.Case != "" {
+		fmt.Fprintf(w, "%se.g. %s: %s\n", indent, c.Example.Rule, c.Example.Case)
+	} else {
+		fmt.Fprintf(w, "%se.g. %s\n", indent, c.Example.Rule)
+	}
+	if c.Example.Curl != "" {
+		fmt.Fprintf(w, "%sreproduce: %s\n", indent, c.Example.Curl)
 	}
 }
 
