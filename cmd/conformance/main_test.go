@@ -284,8 +284,9 @@ func TestProgressLine(t *testing.T) {
 	done()
 	assert.Empty(t, buf.String(), "nothing to erase")
 
-	update, done = progress(env{stderr: &buf})
+	update, finished, done := progress(env{stdout: &buf, stderr: &buf}, nil)
 	assert.Nil(t, update, "a buffer is not a terminal")
+	assert.Nil(t, finished, "nor a file or a pipe")
 	done()
 }
 

@@ -101,12 +101,13 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	opts.Spec = opts.Facts.Doc
 	// The catalogue as the runner will build it, selected before a reference server is
-	// started for the run.
+	// started for the run; the progress lines follow it.
 	all := rules.All(opts.Facts)
 	if opts.Fuzz > 0 {
 		all = append(all, rules.Fuzz(opts.Facts, opts.Fuzz)...)
 	}
-	if _, err := conformance.Select(all, opts.Only, opts.Skip); err != nil {
+	selected, err := conformance.Select(all, opts.Only, opts.Skip)
+	if err != nil {
 		return notRun(err)
 	}
 	if target.BaseURL == "" {
@@ -120,7 +121,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		return notRun(fmt.Errorf("conformance run: %w", err))
 	}
 	var done func()
-	opts.Progress, done = progress(e)
+	opts.Progress, opts.Finished, done = progress(e, ids(selected))
 	rep, err := conformance.Run(ctx, target, opts)
 	done()
 	if err != nil {
@@ -138,6 +139,9 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	if err := writeReports(e, f, write, rep, false); err != nil {
 		return err
+	}
+	if ciLog(e) {
+		writeUnjudged(e.stderr, rep)
 	}
 	if noVerdict != nil {
 		return cli.Usagef("%v", noVerdict)
