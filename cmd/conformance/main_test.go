@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	yaml "github.com/oasdiff/yaml3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -288,91 +287,6 @@ func TestProgressLine(t *testing.T) {
 	assert.Nil(t, update, "a buffer is not a terminal")
 	assert.Nil(t, finished, "nor a file or a pipe")
 	done()
-}
-
-// The CI examples in docs/ci are valid YAML of the shape each system reads, and the
-// command they run works: run here against the in-process reference, it writes the
-// reports they publish.
-func TestCIExamples(t *testing.T) {
-	type step struct {
-		Uses string         `yaml:"uses"`
-		Run  string         `yaml:"run"`
-		If   string         `yaml:"if"`
-		With map[string]any `yaml:"with"`
-	}
-	var gh struct {
-		On   map[string]any `yaml:"on"`
-		Jobs map[string]struct {
-			RunsOn string            `yaml:"runs-on"`
-			Env    map[string]string `yaml:"env"`
-			Steps  []step            `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	var gl map[string]struct {
-		Image     string   `yaml:"image"`
-		Script    []string `yaml:"script"`
-		Artifacts struct {
-			When    string            `yaml:"when"`
-			Paths   []string          `yaml:"paths"`
-			Reports map[string]string `yaml:"reports"`
-		} `yaml:"artifacts"`
-	}
-	readYAML(t, "../../docs/ci/github-actions.yml", &gh)
-	readYAML(t, "../../docs/ci/gitlab-ci.yml", &gl)
-
-	require.Contains(t, gh.On, "pull_request")
-	job := gh.Jobs["staging"]
-	assert.Equal(t, "${{ secrets.PETSTORE_STAGING_API_KEY }}", job.Env["PETSTORE_API_KEY"])
-	var ghCommand string
-	var summary, upload bool
-	for _, s := range job.Steps {
-		assert.True(t, (s.Uses == "") != (s.Run == ""), "a step either uses an action or runs a script: %+v", s)
-		switch {
-		case strings.Contains(s.Run, "cmd/conformance@"):
-			ghCommand = s.Run
-		case strings.Contains(s.Run, `>> "$GITHUB_STEP_SUMMARY"`):
-			summary = s.If == "always()" && strings.Contains(s.Run, "reports/summary.md")
-		case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
-			upload = s.If == "always()" && s.With["path"] == "reports/"
-		}
-	}
-	assert.True(t, summary, "the Markdown summary goes to the step summary, even when the run fails")
-	assert.True(t, upload, "the reports are uploaded, even when the run fails")
-
-	lab := gl["conformance"]
-	assert.Equal(t, "always", lab.Artifacts.When)
-	assert.Equal(t, "reports/junit.xml", lab.Artifacts.Reports["junit"])
-	require.Len(t, lab.Script, 1)
-
-	for name, command := range map[string]string{"github": ghCommand, "gitlab": lab.Script[0]} {
-		t.Run(name, func(t *testing.T) {
-			_, after, ok := strings.Cut(command, `@${CONFORMANCE_VERSION}" run`)
-			require.True(t, ok, command)
-			args := []string{"run"}
-			for _, f := range strings.Fields(after) {
-				if f == `\` {
-					continue
-				}
-				if f == "$waivers" || strings.HasPrefix(f, "#") {
-					break
-				}
-				args = append(args, f)
-			}
-			t.Chdir(t.TempDir())
-			code, _, errOut := runMain(t, nil, args...)
-			require.Equal(t, 0, code, "%v: %s", args, errOut)
-			for _, file := range []string{"junit.xml", "report.html", "report.json", "summary.md"} {
-				assert.FileExists(t, filepath.Join("reports", file))
-			}
-		})
-	}
-}
-
-func readYAML(t *testing.T, path string, v any) {
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	require.NoError(t, dec.Decode(v), path)
 }
 
 // A run where every selected rule was skipped judged nothing: exit 2, not "conforming".
