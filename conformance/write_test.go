@@ -134,9 +134,11 @@ func TestDetailsSayEachFailureOnce(t *testing.T) {
 		warned += map[bool]int{true: 1}[res.Status == conformance.Warn]
 		var b strings.Builder
 		report.WriteDetails(&b, res)
-		failed := map[string]int{}
-		for _, f := range res.Failures {
-			failed[f.Message]++
+		failed := map[string]int{} // a run of failures that differ only in location is said once
+		for i, f := range res.Failures {
+			if prev := res.Failures[max(i-1, 0)]; i == 0 || prev.Message != f.Message || prev.Exchange != f.Exchange || prev.Case != f.Case {
+				failed[f.Message]++
+			}
 			if f.Expected != "" && strings.Contains(f.Message, f.Expected) && strings.Contains(f.Message, f.Actual) {
 				assert.NotContains(t, b.String(), "expected: "+f.Expected+"\n", res.ID)
 			}
@@ -347,4 +349,27 @@ func TestDominantCauseLeads(t *testing.T) {
 	require.NoError(t, conformance.WriteText(&out, golden))
 	assert.Contains(t, out.String(), "causes of the failures, the largest first:")
 	assert.NotContains(t, out.String(), "Most failures")
+}
+
+// A schema violation on every animal of a listing is said once, with where it occurs.
+func TestRepeatedViolationSaidOnce(t *testing.T) {
+	res := conformance.Result{ID: "listPets/bare-array", Section: "4.1", Severity: conformance.Must, Status: conformance.Fail,
+		Reason:    `response breaks the spec: property "categoryId" is missing`,
+		Exchanges: []conformance.Exchange{{Request: conformance.ExchangeRequest{Method: "GET", URL: "http://h/v1/pets"}, Curl: "curl 'http://h/v1/pets'"}}}
+	for i := range 20 {
+		res.Failures = append(res.Failures, conformance.Failure{Message: `response breaks the spec: property "categoryId" is missing`,
+			Pointer: "#/components/schemas/Pet/required", Location: fmt.Sprintf("body/%d/categoryId", i)})
+	}
+	var b strings.Builder
+	report.WriteDetails(&b, res)
+	assert.Equal(t, 1, strings.Count(b.String(), `property "categoryId" is missing`), b.String())
+	assert.Contains(t, b.String(), "spec: #/components/schemas/Pet/required (at body/0/categoryId, body/1/categoryId, body/2/categoryId and 17 more)\n")
+
+	rep := &conformance.Report{Results: []conformance.Result{res}}
+	rep.Tally()
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteHTML(&out, rep))
+	assert.Equal(t, 1, strings.Count(out.String(), "body/1/categoryId"))
+	assert.NotContains(t, out.String(), "body/5/categoryId")
+	assert.Contains(t, out.String(), "<code>body/0/categoryId, body/1/categoryId, body/2/categoryId and 17 more</code>")
 }

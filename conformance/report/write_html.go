@@ -25,6 +25,7 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"runLine":     RunLine,
 	"verdictHead": verdictHead,
 	"unjudged":    unjudgedPhrase,
+	"grouped":     groupFailures,
 	"plural":      plural,
 	"noun":        nounFor,
 }).ParseFS(templates, "templates/report.html.tmpl"))

@@ -287,7 +287,8 @@ func WriteDetails(w io.Writer, res Result) {
 	}
 	fmt.Fprintf(w, "%ssection: %s\n", indent, res.Section)
 	shown := -1
-	for _, f := range res.Failures {
+	for _, g := range groupFailures(res.Failures) {
+		f := g.Failure
 		if f.Case != "" {
 			fmt.Fprintf(w, "%s- case: %s [%s: %s]\n", indent, f.Case, f.Verdict, f.CaseSection)
 			if f.Reasoning != "" {
@@ -300,18 +301,73 @@ func WriteDetails(w io.Writer, res Result) {
 		if !f.SaysExpectedAndActual() {
 			fmt.Fprintf(w, "%s  expected: %s\n%s  got:      %s\n", indent, f.Expected, indent, f.Actual)
 		}
-		if f.Pointer != "" {
-			fmt.Fprintf(w, "%s  spec: %s", indent, f.Pointer)
-			if f.Location != "" {
-				fmt.Fprintf(w, " (at %s)", f.Location)
-			}
-			fmt.Fprintln(w)
+		switch {
+		case f.Pointer != "" && g.Places != "":
+			fmt.Fprintf(w, "%s  spec: %s (at %s)\n", indent, f.Pointer, g.Places)
+		case f.Pointer != "":
+			fmt.Fprintf(w, "%s  spec: %s\n", indent, f.Pointer)
+		case g.Count > 1:
+			fmt.Fprintf(w, "%s  at %s\n", indent, g.Places)
 		}
 		if f.Exchange >= 0 && f.Exchange < len(res.Exchanges) && f.Exchange != shown {
 			shown = f.Exchange
 			writeExchange(w, res.Exchanges[f.Exchange])
 		}
 	}
+}
+
+// failureGroup is a failure said once for the places it repeats at: a schema violation on
+// every element of a listing ("property "categoryId" is missing" at body/0/categoryId,
+// body/1/categoryId...) is one entry of a report, not twenty.
+type failureGroup struct {
+	Failure
+	// Count is how many failures it stands for; Places their locations, the first few.
+	Count  int
+	Places string
+}
+
+// maxPlacesShown is how many locations of a repeated failure a report names.
+const maxPlacesShown = 3
+
+// groupFailures gathers consecutive failures that differ only in their location.
+func groupFailures(fs []Failure) []failureGroup {
+	var out []failureGroup
+	var places []string
+	flush := func() {
+		g := &out[len(out)-1]
+		g.Places = strings.Join(places[:min(len(places), maxPlacesShown)], ", ")
+		if len(places) > maxPlacesShown {
+			g.Places += fmt.Sprintf(" and %d more", len(places)-maxPlacesShown)
+		}
+	}
+	for _, f := range fs {
+		if n := len(out); n > 0 && sameButPlace(out[n-1].Failure, f) {
+			out[n-1].Count++
+			if f.Location != "" {
+				places = append(places, f.Location)
+			}
+			continue
+		}
+		if len(out) > 0 {
+			flush()
+		}
+		out = append(out, failureGroup{Failure: f, Count: 1})
+		places = places[:0]
+		if f.Location != "" {
+			places = append(places, f.Location)
+		}
+	}
+	if len(out) > 0 {
+		flush()
+	}
+	return out
+}
+
+// sameButPlace reports whether f and g say the same of the same exchange, maybe at
+// different places.
+func sameButPlace(f, g Failure) bool {
+	f.Location, g.Location = "", ""
+	return f == g
 }
 
 // warnsBecause says why a rule that failed is only a warning (as the runner decides it:
