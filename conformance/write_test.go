@@ -373,3 +373,17 @@ func TestRepeatedViolationSaidOnce(t *testing.T) {
 	assert.NotContains(t, out.String(), "body/5/categoryId")
 	assert.Contains(t, out.String(), "<code>body/0/categoryId, body/1/categoryId, body/2/categoryId and 17 more</code>")
 }
+
+// The dominant fault's line blanks the values that differ between its failures and keeps
+// those they share, even within one cause.
+func TestDominantCauseBlanksWhatDiffers(t *testing.T) {
+	rep := &conformance.Report{}
+	for i, n := range []int{101, 150} {
+		rep.Results = append(rep.Results, conformance.Result{ID: fmt.Sprintf("listPets/r%d", i), Section: "4.1", Severity: conformance.Must,
+			Status: conformance.Fail, Failures: []conformance.Failure{{Message: fmt.Sprintf("the listing holds %d animals, want at most 100 animals", n), Exchange: -1}}})
+	}
+	rep.Tally()
+	d, ok := report.Dominant(rep)
+	require.True(t, ok)
+	assert.Equal(t, "Most failures have one cause: the listing holds … animals, want at most 100 animals (it explains 2 of the 2 rules that did not pass)", d.Lead())
+}

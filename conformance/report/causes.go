@@ -120,20 +120,29 @@ func Dominant(r *Report) (Dominance, bool) {
 	if best.Rules < 2 || 2*best.Rules <= best.NotPassed {
 		return Dominance{}, false
 	}
-	best.Message = commonValues(best.Causes)
+	// Every message of the fault, to blank the values that differ between its failures.
+	key := BlankValues(best.Causes[0].Message)
+	var msgs []string
+	for _, res := range r.Results {
+		for _, f := range res.Failures {
+			if (res.Status == Fail || res.Status == Warn) && BlankValues(f.Message) == key {
+				msgs = append(msgs, f.Message)
+			}
+		}
+	}
+	best.Message = commonValues(best.Causes[0].Message, msgs)
 	return best, true
 }
 
-// commonValues is the message of causes whose messages differ only in their values, with
-// the values that differ blanked ("…") and those they share kept.
-func commonValues(causes []Cause) string {
-	msg := causes[0].Message
+// commonValues is msg, one of msgs, which differ only in their values, with the values that
+// differ between them blanked ("…") and those they share kept.
+func commonValues(msg string, msgs []string) string {
 	spans := values.FindAllStringIndex(msg, -1)
 	keep := make([]bool, len(spans))
 	for i, sp := range spans {
 		keep[i] = true
-		for _, c := range causes[1:] {
-			other := values.FindAllString(c.Message, -1)
+		for _, m := range msgs {
+			other := values.FindAllString(m, -1)
 			if i >= len(other) || other[i] != msg[sp[0]:sp[1]] {
 				keep[i] = false
 			}
