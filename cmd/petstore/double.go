@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
 )
 
@@ -92,7 +93,7 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 		on = append(on, fmt.Sprintf("rate limit %d/s", cfg.Double.RateLimit))
 	}
 	if cfg.Double.Journal > 0 {
-		on = append(on, fmt.Sprintf("journal of %d requests", cfg.Double.Journal))
+		on = append(on, "journal of "+cli.Plural(cfg.Double.Journal, "request"))
 	}
 	if len(on) == 0 {
 		return ""

@@ -15,6 +15,7 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/reference"
 )
 
 var seedFile = filepath.Join("..", "..", "testdata", "pets.json")
@@ -156,4 +157,11 @@ func TestDoubleFlagErrors(t *testing.T) {
 			assert.NotContains(t, err.Error(), "\n", "one line")
 		})
 	}
+}
+
+// The start-up line counts in the singular when a count is one.
+func TestDescribeCounts(t *testing.T) {
+	var d doubleFlags
+	assert.Equal(t, "petstore: test double: journal of 1 request", d.describe(reference.Config{Double: reference.Double{Journal: 1}}))
+	assert.Equal(t, "petstore: test double: journal of 500 requests", d.describe(reference.Config{Double: reference.Double{Journal: 500}}))
 }
