@@ -407,6 +407,16 @@ func (r *runner) skipReason(rule Rule) string {
 	return ""
 }
 
+// inapplicable reports whether rule does not apply at the run's clock: about an operation
+// after its removal date, or about its removal before that date (or with none).
+func (r *runner) inapplicable(rule Rule) bool {
+	op, ok := r.facts.ByID[rule.Op]
+	if !ok {
+		return false
+	}
+	return rule.Gone != op.Gone(r.opts.Now)
+}
+
 // run runs one rule and returns its result.
 func (r *runner) run(rule Rule) Result {
 	res := Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
@@ -414,7 +424,7 @@ func (r *runner) run(rule Rule) Result {
 		res.Stability = op.Stability
 	}
 	if reason := r.skipReason(rule); reason != "" {
-		res.Status, res.Reason = Skip, reason
+		res.Status, res.Reason, res.Inapplicable = Skip, reason, r.inapplicable(rule)
 		return res
 	}
 	// When preparation failed, a rule that needed animals still runs on what the store
@@ -585,5 +595,16 @@ func (r *runner) finish() *Report {
 	r.report.Coverage = r.sess.Coverage()
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
 	r.report.Tally()
+	if c := r.report.Counts; c.Total > 0 && c.Skip == c.Total {
+		// A run that judged nothing has no verdict, for the library as for the command.
+		what := fmt.Sprintf("all %d selected rules were skipped", c.Total)
+		if c.Total == 1 {
+			what = "the 1 selected rule was skipped"
+		}
+		r.report.GateFailures = append(r.report.GateFailures, GateFailure{Gate: "run",
+			Message: fmt.Sprintf("no rule could be judged: %s (%s)", what, r.report.Results[0].Reason)})
+		r.report.Tally()
+		r.report.Verdict = NotRun
+	}
 	return r.report
 }

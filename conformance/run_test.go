@@ -191,3 +191,23 @@ func TestRunT(t *testing.T) {
 	rep := conformance.RunT(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{Now: beforeSunset})
 	assert.Equal(t, conformance.Conforming, rep.Verdict)
 }
+
+// A rule about an operation's removal does not apply before the removal date: skipped, it
+// is not a MUST rule the run failed to judge. A run whose every rule was skipped judged
+// nothing, and the library says so (no verdict, a "run" gate), as the command does.
+func TestInapplicableAndNothingJudged(t *testing.T) {
+	target := serve(t, newReference(t, beforeSunset, reference.Config{}))
+	rep := run(t, target, conformance.Options{Only: []string{"getPet/gone-after-sunset", "errors/not-found"}})
+	res, _ := rep.Result("getPet/gone-after-sunset")
+	assert.True(t, res.Inapplicable)
+	assert.Equal(t, 1, rep.MustTotal)
+	assert.Zero(t, rep.MustUnjudged)
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
+
+	rep = run(t, target, conformance.Options{Only: []string{"getPet/gone-after-sunset"}})
+	assert.Equal(t, conformance.NotRun, rep.Verdict)
+	require.Len(t, rep.GateFailures, 1)
+	assert.Equal(t, "run", rep.GateFailures[0].Gate)
+	assert.Contains(t, rep.GateFailures[0].Message, "no rule could be judged: the 1 selected rule was skipped")
+	assert.False(t, rep.Conforming())
+}

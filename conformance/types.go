@@ -27,6 +27,7 @@ type (
 	Severity         = report.Severity
 	Waiver           = report.Waiver
 	Writer           = report.Writer
+	Provenance       = report.Provenance
 
 	Coverage          = report.Coverage
 	OperationCoverage = report.OperationCoverage

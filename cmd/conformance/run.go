@@ -6,15 +6,18 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
@@ -31,7 +34,8 @@ type runFlags struct {
 	reports                                                     reportList
 	minCoverage                                                 float64
 	seed                                                        uint64
-	fuzz, maxCreates                                            int
+	fuzz, maxCreates, workers                                   int
+	rate                                                        float64
 }
 
 func runCommand(ctx context.Context, e env, args []string) error {
@@ -59,6 +63,8 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.Uint64Var(&f.seed, "seed", 0, "`seed` of the generated cases (names, --fuzz combinations); default one from the clock, printed in every report")
 	fs.IntVar(&f.fuzz, "fuzz", 0, "add `N` random combinations of request variants (shrunk when they fail)")
 	fs.IntVar(&f.maxCreates, "max-creates", conformance.DefaultMaxCreates, "create at most `N` animals; cases that would create more are not sent, and counted")
+	fs.IntVar(&f.workers, "workers", conformance.DefaultWorkers, "send at most `N` requests at once: rules, and the cases of a rule, side by side (1: one at a time)")
+	fs.Float64Var(&f.rate, "rate", 0, "send at most `R` requests per second in all, for a shared staging (0: no cap)")
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
@@ -75,11 +81,18 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if f.maxCreates < 1 {
 		return cli.Usagef("conformance run: --max-creates %d: want 1 or more (use --read-only to create nothing)", f.maxCreates)
 	}
+	if f.workers < 1 {
+		return cli.Usagef("conformance run: --workers %d: want 1 or more", f.workers)
+	}
+	if f.rate < 0 {
+		return cli.Usagef("conformance run: --rate %g: want requests per second, 0 (no cap) or more", f.rate)
+	}
 	if f.minCoverage < 0 || f.minCoverage > 100 {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
-		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast}
+		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
+		Workers: f.workers, Rate: f.rate}
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
@@ -100,6 +113,8 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		return notRun(err)
 	}
 	opts.Spec = opts.Facts.Doc
+	prov := provenance(fs, f.spec, target.APIKey)
+	opts.Provenance = &prov
 	// The catalogue as the runner will build it, selected before a reference server is
 	// started for the run; the progress lines follow it.
 	all := rules.All(opts.Facts)
@@ -127,24 +142,15 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return notRun(err)
 	}
-	var noVerdict error
-	if c := rep.Counts; c.Pass+c.Fail+c.Warn+c.Error+c.Waived == 0 {
-		skipped := fmt.Sprintf("all %d selected rules were skipped", c.Total)
-		if c.Total == 1 {
-			skipped = "the 1 selected rule was skipped"
-		}
-		noVerdict = fmt.Errorf("conformance: no rule could be judged: %s (%s)", skipped, rep.Results[0].Reason)
-		rep.GateFailures = append(rep.GateFailures, conformance.GateFailure{Gate: "run", Message: strings.TrimPrefix(noVerdict.Error(), "conformance: ")})
-		rep.Verdict = conformance.NotRun
-	}
 	if err := writeReports(e, f, write, rep, false); err != nil {
 		return err
 	}
 	if ciLog(e) {
 		writeUnjudged(e.stderr, rep)
 	}
-	if noVerdict != nil {
-		return cli.Usagef("%v", noVerdict)
+	if rep.Verdict == conformance.NotRun {
+		// The library's verdict when every selected rule was skipped: no verdict.
+		return cli.Usagef("conformance: %s", rep.GateFailures[0].Message)
 	}
 	if len(rep.GateFailures) > 0 {
 		lines := make([]string, len(rep.GateFailures))
@@ -157,6 +163,25 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		return cli.Failed("")
 	}
 	return nil
+}
+
+// provenance is what the report records of this command line: the flags given as
+// --name=value (the key masked by report.NewProvenance, a header's value by its name only,
+// since a gateway's header may be a secret too) and the sha256 of the description read.
+func provenance(fs *flag.FlagSet, specFile, key string) conformance.Provenance {
+	var flags []string
+	fs.Visit(func(fl *flag.Flag) {
+		name, value := fl.Name, fl.Value.String()
+		if h, ok := fl.Value.(*headerList); ok { // --header and its shorthand -H
+			name, value = "header", strings.Join(slices.Sorted(maps.Keys(h.h)), ",")+": ***"
+		}
+		flags = append(flags, "--"+name+"="+value)
+	})
+	data := spec.Bytes()
+	if specFile != "" {
+		data, _ = os.ReadFile(specFile) // read already by loadFacts; a failure there stopped the run
+	}
+	return report.NewProvenance("", report.SpecSHA256(data), 0, flags, key)
 }
 
 func formatNames() string {

@@ -129,6 +129,10 @@ type Result struct {
 	// Stability is the marking of the rule's operation ("experimental", "beta"), if any.
 	Stability string `json:"stability,omitempty"`
 	Status    Status `json:"status"`
+	// Inapplicable marks a rule skipped because it does not apply at the run's clock (about
+	// an operation before or after its removal date): it is not counted among the MUST
+	// rules a run could not judge.
+	Inapplicable bool `json:"inapplicable,omitempty"`
 	// Cases counts the generated cases the rule sent; CasesSkipped those it did not send
 	// (a read-only run, --max-creates reached), with the reason in Reason when it passed.
 	Cases        int `json:"cases,omitempty"`
@@ -224,7 +228,7 @@ func (r *Report) Tally() {
 	r.MustTotal, r.MustUnjudged = 0, 0
 	for _, res := range r.Results {
 		r.Counts.add(res.Status)
-		if res.Severity == Must {
+		if res.Severity == Must && !res.Inapplicable {
 			r.MustTotal++
 			if res.Status == Skip || res.Status == Error {
 				r.MustUnjudged++
