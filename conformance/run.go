@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/internal/buildinfo"
+	"github.com/petstore/petstore/internal/cli"
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -469,7 +470,7 @@ func (r *runner) run(rule Rule) Result {
 		res.Status = Pass
 	}
 	if res.Status == Pass && res.CasesSkipped > 0 {
-		res.Reason = fmt.Sprintf("%d cases not sent: %s", res.CasesSkipped, skipWhy)
+		res.Reason = fmt.Sprintf("%s not sent: %s", cli.Plural(res.CasesSkipped, "case"), skipWhy)
 	}
 	if res.Status == Pass || res.Status == Skip {
 		res.Exchanges = nil
@@ -487,7 +488,7 @@ func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
 	if c := res.Failures[0].Case; c != "" {
 		msg += " (case: " + c + ")"
 		if n := len(res.Failures); n > 1 {
-			msg += fmt.Sprintf(", and %d more failures", n-1)
+			msg += ", and " + cli.Plural(n-1, "more failure")
 		}
 	}
 	switch {

@@ -197,7 +197,7 @@ func TestDiffAllowBreakingReportsOnly(t *testing.T) {
 	code, stdout, stderr := runMain(t, nil, "diff", "--allow-breaking", base, head)
 	require.Equal(t, cli.ExitOK, code, stderr)
 	assert.Equal(t, "breaking operation-removed POST /pets (createPet): api removed without deprecation [api-removed-without-deprecation]\n"+
-		"1 changes: 1 breaking, 0 non-breaking\n", stdout)
+		"1 change: 1 breaking, 0 non-breaking\n", stdout)
 
 	code, _, stderr = runMain(t, nil, "diff", base, head)
 	assert.Equal(t, cli.ExitFail, code)

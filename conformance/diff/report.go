@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/petstore/petstore/internal/cli"
 )
 
 // String formats the change as `conformance diff` prints it:
@@ -34,7 +36,7 @@ func writeText(w io.Writer, changes []Change) error {
 		b.WriteString("no changes\n")
 	} else {
 		n := Breaking(changes)
-		fmt.Fprintf(&b, "%d changes: %d breaking, %d non-breaking\n", len(changes), n, len(changes)-n)
+		fmt.Fprintf(&b, "%s: %d breaking, %d non-breaking\n", cli.Plural(len(changes), "change"), n, len(changes)-n)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
