@@ -133,7 +133,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		post := &budget{max: int64(cfg.MaxCreates)}
 		before := r.c.requests.Load()
 		shrinkStart := time.Now()
-		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.linear, fd.Violation, fd.Trace)
+		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
 		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
 		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
 		shrinkCreated := post.used.Load()
@@ -172,7 +172,7 @@ type found struct {
 	after         time.Duration
 	requests      int64
 	trace         []Exchange
-	linear        []Sequence // the exploration's steps in one worker, in the order they were sent, and answered
+	serial        []Sequence // the exploration's steps one at a time, in the order they were sent, answered, creates first
 }
 
 type stopInfo struct {
@@ -205,7 +205,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 	start := time.Now()
 	seq := Sequence{Workers: make([][]Step, cfg.Workers)}
 	// order[w][i] is when worker w's step i was sent, counted over all workers: shrinking
-	// tries the steps of all workers one after the other in that order.
+	// tries the steps of all workers one at a time in that order.
 	order := make([][]int64, cfg.Workers)
 	ended := make([][]int64, cfg.Workers) // when its answer was read
 	// cut[w] is worker w's step in flight when a finding cancelled the run: it may have
@@ -261,8 +261,8 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		seq.Timeline = timeline(seq, order, ended)
 		// Concurrent steps have no one order: a create sent after a listing can still be
 		// stored before the listing reads the store. Both orders are tried, and creates first.
-		byStart := linearize(seq, order)
-		first.linear = []Sequence{byStart, linearize(seq, ended), createsFirst(byStart)}
+		byStart := serial(seq, order)
+		first.serial = []Sequence{byStart, serial(seq, ended), createsFirst(byStart)}
 	case timeUp.Load():
 		info.reason = StopDuration
 	case cfg.Steps > 0 && steps.Load() >= int64(cfg.Steps):
@@ -294,9 +294,10 @@ func timeline(seq Sequence, sent, answered [][]int64) Timeline {
 	return t
 }
 
-// linearize puts the steps of all workers into one, in the order they were sent, with
-// their references renumbered.
-func linearize(seq Sequence, order [][]int64) Sequence {
+// serial is seq with its steps one at a time, in the order of at (a count per step): each
+// worker keeps its steps, and with them the ids it was answered and its latest listing (which
+// a getPet by position reads), but no step overlaps another.
+func serial(seq Sequence, at [][]int64) Sequence {
 	type pos struct{ w, i int }
 	var all []pos
 	for w, steps := range seq.Workers {
@@ -304,40 +305,51 @@ func linearize(seq Sequence, order [][]int64) Sequence {
 			all = append(all, pos{w, i})
 		}
 	}
-	sort.Slice(all, func(a, b int) bool { return order[all[a].w][all[a].i] < order[all[b].w][all[b].i] })
-	index := map[pos]int{}
-	out := make([]Step, 0, len(all))
-	for n, p := range all {
-		st := seq.Workers[p.w][p.i]
-		if st.Ref != nil {
-			st.Ref = ptr(index[pos{p.w, *st.Ref}])
-		}
-		index[p] = n
-		out = append(out, st)
+	sort.Slice(all, func(a, b int) bool { return at[all[a].w][all[a].i] < at[all[b].w][all[b].i] })
+	out := Sequence{Workers: seq.Workers}
+	for _, p := range all {
+		out.Timeline = append(out.Timeline, Event{Worker: p.w}, Event{Worker: p.w, Answer: true})
 	}
-	return Sequence{Workers: [][]Step{out}}
+	return out.normal()
 }
 
-// createsFirst moves the createPet steps of a one-worker sequence before the others, keeping
-// each group's order: every animal is then stored before any read that might have seen it.
+// createsFirst runs the createPet steps of a sequence whose steps run one at a time before
+// the others, each group in its order (each worker's steps reordered, its references
+// renumbered): every animal is then stored before any read that might have seen it.
 func createsFirst(seq Sequence) Sequence {
-	steps := seq.Workers[0]
-	index := make([]int, len(steps))
-	var out []Step
-	for pass := range 2 {
-		for i, st := range steps {
-			if (st.Op == opCreate) == (pass == 0) {
-				index[i] = len(out)
-				out = append(out, st)
+	out := Sequence{Workers: make([][]Step, len(seq.Workers))}
+	for w, steps := range seq.Workers {
+		index := make([]int, len(steps))
+		for pass := range 2 {
+			for i, st := range steps {
+				if (st.Op == opCreate) == (pass == 0) {
+					index[i] = len(out.Workers[w])
+					out.Workers[w] = append(out.Workers[w], st)
+				}
+			}
+		}
+		for i, st := range out.Workers[w] {
+			if st.Ref != nil {
+				out.Workers[w][i].Ref = ptr(index[*st.Ref])
 			}
 		}
 	}
-	for i := range out {
-		if out[i].Ref != nil {
-			out[i].Ref = ptr(index[*out[i].Ref])
+	var sends []Event // of the creates, then of the rest
+	for pass := range 2 {
+		next := make([]int, len(seq.Workers))
+		for _, e := range seq.schedule() {
+			if !e.Answer {
+				if (seq.Workers[e.Worker][next[e.Worker]].Op == opCreate) == (pass == 0) {
+					sends = append(sends, e)
+				}
+				next[e.Worker]++
+			}
 		}
 	}
-	return Sequence{Workers: [][]Step{out}}
+	for _, e := range sends {
+		out.Timeline = append(out.Timeline, e, Event{Worker: e.Worker, Answer: true})
+	}
+	return out.normal()
 }
 
 // merge orders the exchanges of all workers by the time they were sent.

@@ -11,17 +11,18 @@ import (
 // fresh target when there is one, the exploration's first request, the workers by the
 // candidate's timeline), so what fails here fails there.
 //
-// The shrinker first looks for a form of the failing sequence that fails again: the steps of
-// all workers in one worker (in the order they were sent, in the order they were answered,
-// creates first), else the workers by the timeline they ran by. That form is run once more.
-// When it fails again the fault is taken as deterministic, and a candidate is kept only when
-// it fails on each of confirmRuns runs: a candidate that fails once by chance (an
-// interleaving, a timing) is dropped. Otherwise the fault is intermittent, and a candidate is
-// kept when it fails in one of intermittentTries runs. The order: one worker alone, fewer
+// The shrinker first looks for a form of the failing sequence that fails again: its steps one
+// at a time (in the order they were sent, in the order they were answered, creates first),
+// else the workers by the timeline they ran by. That form is run once more. When it fails
+// again the fault is taken as deterministic, and a candidate is kept only when it fails on
+// each of confirmRuns runs: a candidate that fails once by chance (an interleaving, a timing)
+// is dropped. Otherwise the fault is intermittent, and a candidate is kept when it fails in
+// one of intermittentTries runs. The order: one worker alone, all in one worker, fewer
 // workers, fewer steps (halves, quarters, ... single steps, as in delta debugging), simpler
 // inputs, fewer steps again. Finding the form to start from (after a first run of each form
-// in one worker) and shrinking it each stop when Config.ShrinkTime is spent, and shrinking
-// when the budget of creates runs out. settle then confirms the result with the replays.
+// one step at a time) and shrinking it each stop when Config.ShrinkTime is spent, and
+// shrinking when the budget of creates runs out. settle then confirms the result with the
+// replays.
 
 const (
 	confirmRuns       = 2
@@ -44,29 +45,29 @@ type shrinker struct {
 	spent    bool       // the budget of creates ran out
 	// deterministic: the first form that failed again failed on its next run too.
 	deterministic bool
-	// race: the fault needs concurrency (each worker's steps in one worker, run to their end,
-	// never met it; the timeline did).
+	// race: the fault needs concurrency (the steps one at a time, run to their end, never met
+	// it; the timeline did).
 	race bool
 }
 
 // shrink returns the shrinker with the candidates it kept on the way to the smallest (the
 // exploration's sequence first).
-func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, linear []Sequence, v Violation, trace []Exchange) *shrinker {
+func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, serial []Sequence, v Violation, trace []Exchange) *shrinker {
 	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: creates, rule: v.Rule, trace: trace, history: []Sequence{seq}}
-	// The form to start from: the steps of all workers in one worker (no concurrency needed),
-	// else the timeline as it ran, with the violation found, else with any (the timeline can
-	// meet the fault as another violation: racing ids answered twice rather than an animal
-	// overwritten). The first pass runs each form in one worker once, to its failure or its
-	// end, bounded by ctx alone: a fault that needs no concurrency then always gets a sequence
-	// that fails every time, however slow the machine; later passes and the timeline have
-	// Config.ShrinkTime.
+	// The form to start from: the steps one at a time (no concurrency needed), else the
+	// timeline as it ran, with the violation found, else with any (the timeline can meet the
+	// fault as another violation: racing ids answered twice rather than an animal
+	// overwritten). The first pass runs each form one step at a time once, to its failure or
+	// its end, bounded by ctx alone: a fault that needs no concurrency then always gets a
+	// sequence that fails every time, however slow the machine; later passes and the timeline
+	// have Config.ShrinkTime.
 	var start Sequence
 	if len(seq.Workers) > 1 {
 		for pass := 0; pass < intermittentTries && start.Len() == 0; pass++ {
 			if pass == 1 {
 				s.deadline = time.Now().Add(cfg.ShrinkTime)
 			}
-			for _, form := range linear {
+			for _, form := range serial {
 				if s.failing(form, 1, 1) {
 					start = form
 					s.history = append(s.history, form)
@@ -79,7 +80,7 @@ func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Seq
 		s.deadline = time.Now().Add(cfg.ShrinkTime)
 	}
 	if start.Len() == 0 {
-		cut := s.done() // the forms in one worker were cut short
+		cut := s.done() // the forms one step at a time were cut short
 		for _, rule := range []string{s.rule, ""} {
 			if s.rule = rule; s.failing(seq, 1, intermittentTries) {
 				start = seq
@@ -235,7 +236,7 @@ func (s *shrinker) run(cand Sequence) bool {
 	return false
 }
 
-// workers tries each worker alone, then each worker left out.
+// workers tries each worker alone, all workers merged into one, then each worker left out.
 func (s *shrinker) workers(seq Sequence) Sequence {
 	if len(seq.Workers) == 1 {
 		return seq
@@ -244,6 +245,9 @@ func (s *shrinker) workers(seq Sequence) Sequence {
 		if cand := seq.alone(w); s.fails(cand) {
 			return cand
 		}
+	}
+	if cand := seq.merged(); s.fails(cand) {
+		return cand
 	}
 	for w := 0; w < len(seq.Workers) && len(seq.Workers) > 1 && !s.done(); {
 		if cand := seq.withoutWorker(w); s.fails(cand) {

@@ -194,6 +194,28 @@ func (s Sequence) without(w, from, to int) Sequence {
 // withoutWorker returns the sequence without worker w (the later workers renumbered).
 func (s Sequence) withoutWorker(w int) Sequence { return s.without(w, 0, len(s.Workers[w])) }
 
+// merged is the sequence as one worker: the steps of all workers in the order of their
+// sends, references renumbered. A getPet by position then reads the latest listing of any
+// worker, so it is a candidate like any other, kept only if it still fails.
+func (s Sequence) merged() Sequence {
+	next := make([]int, len(s.Workers))
+	index := make([][]int, len(s.Workers)) // worker w's step i -> its place in the one worker
+	var out []Step
+	for _, e := range s.schedule() {
+		if e.Answer {
+			continue
+		}
+		st := s.Workers[e.Worker][next[e.Worker]]
+		if st.Ref != nil {
+			st.Ref = ptr(index[e.Worker][*st.Ref])
+		}
+		index[e.Worker] = append(index[e.Worker], len(out))
+		next[e.Worker]++
+		out = append(out, st)
+	}
+	return Sequence{Workers: [][]Step{out}}
+}
+
 // alone is worker w's steps as a sequence of one worker.
 func (s Sequence) alone(w int) Sequence { return Sequence{Workers: [][]Step{s.Workers[w]}} }
 

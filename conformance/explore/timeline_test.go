@@ -53,6 +53,26 @@ func TestTimelineFromCounts(t *testing.T) {
 	}
 }
 
+// The forms with the steps one at a time keep each worker's steps (its ids, its listings)
+// and give up only the overlap; creates first reorders each worker's steps and references.
+func TestSerialForms(t *testing.T) {
+	get := Step{Op: opGet, Listed: ptr(3)}
+	seq := Sequence{Workers: [][]Step{{list, get}, {create, {Op: opGet, Ref: ptr(0)}}, nil}}
+	sent := [][]int64{{1, 6}, {2, 4}, nil}
+	got := serial(seq, sent)
+	assert.Equal(t, seq.Workers[:2], got.Workers)
+	assert.Equal(t, Timeline{send(0), answer(0), send(1), answer(1), send(1), answer(1), send(0), answer(0)}, got.Timeline)
+
+	first := createsFirst(Sequence{Workers: [][]Step{{list, create, {Op: opGet, Ref: ptr(1)}}, {list, create}},
+		Timeline: Timeline{send(1), answer(1), send(0), answer(0), send(0), answer(0), send(1), answer(1), send(0), answer(0)}})
+	assert.Equal(t, [][]Step{{create, list, {Op: opGet, Ref: ptr(0)}}, {create, list}}, first.Workers)
+	assert.Equal(t, Timeline{send(0), answer(0), send(1), answer(1), send(1), answer(1), send(0), answer(0), send(0), answer(0)}, first.Timeline)
+	assert.NoError(t, checkTimeline(first.Timeline, first.Workers))
+
+	one := first.merged()
+	assert.Equal(t, [][]Step{{create, create, list, list, {Op: opGet, Ref: ptr(0)}}}, one.Workers)
+}
+
 // Removing steps or a worker keeps the timeline of the rest; a worker left without steps
 // goes, and one worker needs no timeline.
 func TestWithoutKeepsTheTimeline(t *testing.T) {
