@@ -18,10 +18,10 @@ import (
 // on one seed, and the replay file written for it fails again against a fresh server, run
 // the way conformance replay runs it. A deterministic fault's file fails on every run, and
 // so does its shrunk sequence, which is no longer than what was explored; an intermittent
-// fault (a 500 at random, a race) is replayed more often and must fail at least once. explore
-// shrinks such a fault to a sequence that failed on at least three in four of its replays,
-// so that twenty runs of its file all pass with a chance below one in ten million. The whole
-// table (20 seeds) is make explore-mutants.
+// fault (a 500 at random, a race) is replayed more often and must fail at least once: explore
+// settles such a fault on a sequence that failed at least three in four of its replays, and
+// a sequence that fails even half of its runs passes twenty in a row about once in a
+// million. The whole table (20 seeds) is make explore-mutants.
 func TestMutantsFoundWithinBudget(t *testing.T) {
 	doc := spec.MustLoad()
 	for _, m := range Catalogue() {
