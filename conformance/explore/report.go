@@ -1,56 +1,29 @@
 package explore
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"strings"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/internal/buildinfo"
 )
 
 // Provenance is what a report needs to reproduce its run: the harness that made it, the
-// description it used, the seed and the command line (the key masked).
-type Provenance struct {
-	Harness    string   `json:"harness"`
-	SpecSHA256 string   `json:"specSha256"`
-	Seed       uint64   `json:"seed"`
-	Flags      []string `json:"flags"`
-}
+// description it used, the seed and the command line (the key masked). It is conformance
+// run's, so that both commands record it alike.
+type Provenance = report.Provenance
 
-// NewProvenance is the provenance of a run of this harness (the build's version) with the
-// description whose sha256 is specSHA256, the seed, and the flags given as --name=value. The
-// key never appears: --api-key's value is masked, and so is the key wherever another value
-// holds it (a base URL's query), and a password in a URL.
+// NewProvenance is report.NewProvenance for this build of the harness: the flags given as
+// --name=value, the key masked wherever it appears.
 func NewProvenance(specSHA256 string, seed uint64, flags []string, key string) Provenance {
-	masked := make([]string, 0, len(flags))
-	for _, f := range flags {
-		name, value, _ := strings.Cut(f, "=")
-		switch {
-		case name == "--api-key":
-			value = masks
-		case len(key) >= 4:
-			value = strings.ReplaceAll(value, key, masks)
-		}
-		if u, err := url.Parse(value); err == nil && u.User != nil {
-			value = u.Redacted()
-		}
-		masked = append(masked, name+"="+value)
-	}
-	return Provenance{Harness: buildinfo.Read().String(), SpecSHA256: specSHA256, Seed: seed, Flags: masked}
+	return report.NewProvenance(buildinfo.Read().String(), specSHA256, seed, flags, key)
 }
-
-// masks stands for a key in the flags of a provenance.
-const masks = "***"
 
 // SpecSHA256 is the hex sha256 of a description as read.
-func SpecSHA256(spec []byte) string {
-	sum := sha256.Sum256(spec)
-	return hex.EncodeToString(sum[:])
-}
+func SpecSHA256(spec []byte) string { return report.SpecSHA256(spec) }
 
 func writeProvenance(b *strings.Builder, p Provenance) {
 	fmt.Fprintf(b, "  harness %s\n  spec sha256 %s\n", p.Harness, p.SpecSHA256)
