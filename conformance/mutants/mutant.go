@@ -110,7 +110,9 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	if err != nil {
 		return Outcome{}, err
 	}
-	opts := conformance.Options{Spec: doc, Facts: f, Now: Clock, Skip: skip}
+	// One worker per run: RunAll runs mutants side by side already, and a run's verdicts do
+	// not depend on its workers (conformance's TestWorkersDoNotChangeTheReport).
+	opts := conformance.Options{Spec: doc, Facts: f, Now: Clock, Skip: skip, Workers: 1}
 	if m.Options != nil {
 		m.Options(&opts)
 	}
