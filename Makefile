@@ -85,11 +85,11 @@ golden:
 mutants:
 	$(GO) run ./conformance/mutants/cmd/mutants
 
-# conformance explore against every sequence mutant of internal/seqmutants on 20 seeds: budget,
+# conformance explore against every sequence mutant of conformance/explore/seqmutants on 20 seeds: budget,
 # found N/20, median time to find, median shrunk length; exits 1 if one is found on fewer than
 # 19. EXPLOREFLAGS=-allowed runs the servers that make the open choices otherwise instead.
 explore-mutants:
-	$(GO) run ./internal/seqmutants/cmd/explore-mutants $(EXPLOREFLAGS)
+	$(GO) run ./conformance/explore/seqmutants/cmd/explore-mutants $(EXPLOREFLAGS)
 
 # The independent implementations in zoo/ (echo, ogen, Koa, Hono): installs each (npm, Go
 # modules), runs the harness plain, --strict and explore against it, prints a row each and

@@ -25,7 +25,7 @@ var layers = [][]string{
 	{"reference/referencetest", "conformance/coverage"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
-	{"conformance/mutants", "internal/seqmutants", "zoo", "bench/", "e2e"},
+	{"conformance/mutants", "conformance/explore/seqmutants", "zoo", "bench/", "e2e"},
 }
 
 type pkgInfo struct {

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/conformance/explore/seqmutants"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/seqmutants"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,5 +1,5 @@
 // Command explore-mutants runs conformance explore against every sequence mutant of
-// internal/seqmutants on several seeds and prints a markdown table: the budget, on how many
+// conformance/explore/seqmutants on several seeds and prints a markdown table: the budget, on how many
 // seeds the mutant was found, the median time to find it, the median length of the shrunk
 // sequence, and whether its replay file reproduces it against a fresh server (on every run
 // for a deterministic finding, on at least one for an intermittent one).
@@ -24,8 +24,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/petstore/conformance/explore/seqmutants"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/seqmutants"
 	"github.com/petstore/petstore/spec"
 )
 
