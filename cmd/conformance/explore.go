@@ -47,6 +47,7 @@ func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
 // session is what the shared flags resolve to.
 type session struct {
 	doc      *openapi3.T
+	facts    *spec.Facts // doc's, read once for the run, its replays and the reference
 	specHash string
 	now      time.Time
 	target   explore.Target
@@ -82,6 +83,9 @@ func (f *targetFlags) open(cmd string, e env) (*session, error) {
 	if s.doc, err = spec.Parse(data); err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
+	if s.facts, err = spec.ReadFacts(s.doc); err != nil {
+		return nil, specError(cmd, f.spec, err)
+	}
 	s.specHash = explore.SpecSHA256(data)
 	if s.now, err = parseNow(f.now); err != nil {
 		return nil, err
@@ -99,7 +103,7 @@ func (f *targetFlags) open(cmd string, e env) (*session, error) {
 	}
 	s.fresh = func() (explore.Target, func(), error) {
 		var t conformance.Target
-		stop, err := startReference(&t, conformance.Options{Spec: s.doc, Now: s.now})
+		stop, err := startReference(&t, conformance.Options{Spec: s.doc, Facts: s.facts, Now: s.now})
 		if err != nil {
 			return explore.Target{}, nil, err
 		}
@@ -184,7 +188,7 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer s.stop()
-	cfg := explore.Config{Target: s.target, Doc: s.doc, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
+	cfg := explore.Config{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
 		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
 		Timeout: f.timeout, Fresh: s.fresh,
 		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}

@@ -46,7 +46,7 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer s.stop()
-	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Now: s.now, Lag: f.lag, Times: times,
+	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: times,
 		Timeout: f.timeout, MaxCreates: f.maxCreates, Fresh: s.fresh,
 		Provenance: explore.NewProvenance(s.specHash, rf.Provenance.Seed, givenFlags(fs), s.target.APIKey)}, rf)
 	if err != nil {

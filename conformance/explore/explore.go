@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/internal/buildinfo"
+	"github.com/petstore/petstore/spec"
 )
 
 // Defaults of Config.
@@ -27,8 +28,10 @@ const (
 // Config bounds and shapes a run.
 type Config struct {
 	Target Target
-	// Doc is the description the model is read from.
-	Doc *openapi3.T
+	// Doc is the description the model is read from; Facts, its facts when the caller read
+	// them already (spec.ReadFacts), nil to read them here.
+	Doc   *openapi3.T
+	Facts *spec.Facts
 	// Now is the run's clock for getPet's removal date; zero is time.Now.
 	Now time.Time
 	// Seed and Workers decide the steps: worker w draws from PCG(Seed, w+1).
@@ -95,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	f, err := LoadFacts(cfg.Doc, cfg.Now)
+	f, err := factsOf(cfg.Doc, cfg.Facts, cfg.Now)
 	if err != nil {
 		return nil, err
 	}

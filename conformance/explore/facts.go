@@ -61,40 +61,28 @@ type Facts struct {
 
 // LoadFacts reads the facts from doc; now decides whether getPet is gone (zero: time.Now).
 func LoadFacts(doc *openapi3.T, now time.Time) (*Facts, error) {
+	sf, err := spec.ReadFacts(doc)
+	if err != nil {
+		return nil, fmt.Errorf("explore: %w", err)
+	}
+	return FactsFrom(sf, now)
+}
+
+// FactsFrom is the model's facts from the description's, read once by spec.ReadFacts (the
+// command reads them once for the run, its replays and the reference it starts).
+func FactsFrom(sf *spec.Facts, now time.Time) (*Facts, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	f := &Facts{Doc: doc, Ops: map[string]spec.Operation{}, Required: map[string]bool{}}
-	var err error
-	if f.Validator, err = spec.NewValidator(doc); err != nil {
-		return nil, err
-	}
-	if f.Base, err = spec.BasePath(doc); err != nil {
-		return nil, err
-	}
+	f := &Facts{Doc: sf.Doc, Validator: sf.Validator, Base: sf.BasePath, Limit: sf.Limit, Statuses: sf.Statuses,
+		NewPet: sf.NewPet, ErrSchema: sf.ErrSchema.Value, Ops: map[string]spec.Operation{}, Required: map[string]bool{}}
 	for _, id := range []string{opList, opCreate, opGet} {
-		if f.Ops[id], err = spec.FindOperation(doc, id); err != nil {
-			return nil, fmt.Errorf("explore: %w", err)
-		}
+		f.Ops[id] = sf.ByID[id] // spec.ReadFacts requires all three
 	}
 	f.GetGone = f.Ops[opGet].Gone(now)
-	if f.Limit, err = spec.QueryInt(doc, opList, paramLimit); err != nil {
-		return nil, fmt.Errorf("explore: %w", err)
-	}
-	if !f.Limit.HasMin || !f.Limit.HasMax || !f.Limit.HasDefault {
-		return nil, fmt.Errorf("explore: %s %s needs a minimum, a maximum and a default", opList, paramLimit)
-	}
-	if f.Statuses, err = spec.StatusValues(doc); err != nil {
-		return nil, fmt.Errorf("explore: %w", err)
-	}
 	if p := f.Ops[opList].Op.Parameters.GetByInAndName(openapi3.ParameterInQuery, paramStatus); p == nil {
 		return nil, fmt.Errorf("explore: %s has no query parameter %q", opList, paramStatus)
 	}
-	body := f.Ops[opCreate].Op.RequestBody
-	if body == nil || body.Value == nil || body.Value.Content.Get("application/json") == nil {
-		return nil, fmt.Errorf("explore: %s has no JSON request body", opCreate)
-	}
-	f.NewPet = body.Value.Content.Get("application/json").Schema.Value
 	for _, name := range []string{fieldName, fieldCategory, fieldStatus} {
 		if f.NewPet.Properties[name] == nil {
 			return nil, fmt.Errorf("explore: the %s body has no property %q", opCreate, name)
@@ -103,12 +91,16 @@ func LoadFacts(doc *openapi3.T, now time.Time) (*Facts, error) {
 	for _, name := range f.NewPet.Required {
 		f.Required[name] = true
 	}
-	errRef := doc.Components.Schemas["Error"]
-	if errRef == nil || errRef.Value == nil {
-		return nil, fmt.Errorf("explore: the description has no Error schema")
-	}
-	f.ErrSchema = errRef.Value
 	return f, nil
+}
+
+// factsOf is cfg's facts: from the facts given (read once by the caller), else read from
+// the description.
+func factsOf(doc *openapi3.T, sf *spec.Facts, now time.Time) (*Facts, error) {
+	if sf != nil && sf.Doc == doc {
+		return FactsFrom(sf, now)
+	}
+	return LoadFacts(doc, now)
 }
 
 // effectiveLimit is the most a listing may hold for the limit text sent ("" when absent):

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/spec"
 )
 
 // ReplayFormat names the replay file format and its version. Version 2 added the timeline
@@ -131,6 +132,7 @@ func checkStep(steps []Step, i int, st Step) error {
 type ReplayConfig struct {
 	Target Target
 	Doc    *openapi3.T
+	Facts  *spec.Facts   // Doc's, when read already (nil: read here)
 	Now    time.Time     // the run's clock; zero takes the file's, else time.Now
 	Lag    time.Duration // the allowed lag; zero takes the file's
 	Times  int
@@ -173,7 +175,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	if cfg.Now.IsZero() && rf.Now != "" {
 		cfg.Now, _ = time.Parse(time.RFC3339, rf.Now)
 	}
-	f, err := LoadFacts(cfg.Doc, cfg.Now)
+	f, err := factsOf(cfg.Doc, cfg.Facts, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
