@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/bench/latency/measure"
+	"github.com/petstore/petstore/bench/machine"
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
 )
@@ -68,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, measureRo
 	runner := fmt.Sprintf("%d workers", cmp.Or(*workers, conformance.DefaultWorkers))
 
 	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %s; seed %d, fuzz %d\n\n",
-		runtime.NumCPU(), loadAverage(), runtime.Version(), runner, *seed, *fuzz)
+		runtime.NumCPU(), machine.LoadAverage(), runtime.Version(), runner, *seed, *fuzz)
 	fmt.Fprintln(stdout, "| delay each way | wall time | requests | most in flight | verdict |")
 	fmt.Fprintln(stdout, "|---:|---:|---:|---:|---|")
 	var first *conformance.Report
@@ -124,17 +125,4 @@ func changes(a, b *conformance.Report) []string {
 // ms writes a delay in milliseconds: "0 ms", "25 ms", "0.5 ms".
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
-}
-
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

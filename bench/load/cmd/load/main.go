@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/bench/load"
+	"github.com/petstore/petstore/bench/machine"
 	"github.com/petstore/petstore/internal/cli"
 )
 
@@ -147,7 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "machine: %d cores, load average %s; %s; %d connections, %v per case and server in turns of %v, after %v warm-up\n\n",
-		runtime.NumCPU(), loadAverage(), runtime.Version(), o.Connections, o.Duration, min(o.Slice, o.Duration), o.Warmup)
+		runtime.NumCPU(), machine.LoadAverage(), runtime.Version(), o.Connections, o.Duration, min(o.Slice, o.Duration), o.Warmup)
 	if o.memory {
 		return memory(ctx, o, stdout)
 	}
@@ -319,16 +320,4 @@ func writeSeed(path string, n int) error {
 	}
 	b.WriteString("]\n")
 	return os.WriteFile(path, []byte(b.String()), 0o600)
-}
-
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
