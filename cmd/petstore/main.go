@@ -30,6 +30,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
@@ -145,10 +146,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	// Everything the server logs goes through one batching writer (batchlog.go), in order;
+	// what this function says itself goes to stderr directly, after the log's last batch.
+	tick := time.NewTicker(logFlushEvery)
+	defer tick.Stop()
+	serverLog := newBatchLog(stderr, tick.C)
+	defer serverLog.Close()
 	cfg := reference.Config{
 		APIKeys:      o.apiKeys,
 		AdminKey:     o.adminKey,
-		Log:          stderr,
+		Log:          serverLog,
 		MaxBodyBytes: o.maxBody,
 		MaxPets:      o.maxPets,
 		NoValidation: o.noValidation,
@@ -193,7 +200,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
-	hs := newHTTPServer(srv, o.limits, stderr)
+	hs := newHTTPServer(srv, o.limits, serverLog)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
@@ -215,6 +222,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case <-ctx.Done():
 	}
 	err = shutdown(hs, o.limits.shutdownTimeout, stdout)
+	_ = serverLog.Close() // the requests in flight have finished: their lines are the last
 	// After the requests in flight: the report counts them too.
 	if rerr := o.double.writeClientReport(srv, stdout); rerr != nil && err == nil {
 		err = cli.Failed("petstore: %v", rerr)
