@@ -54,7 +54,7 @@ func (i Info) String() string {
 	}
 	b.WriteString(i.Version)
 	if i.Revision == "" {
-		b.WriteString(" (no VCS revision recorded: built with go run or go test?)")
+		b.WriteString(" (no VCS revision recorded: built by go run or go test, or with -buildvcs=false; make build records it)")
 		return b.String()
 	}
 	b.WriteString(" rev " + i.Revision)

@@ -20,7 +20,7 @@ func TestString(t *testing.T) {
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "true"}}},
 			"m (devel) rev abc (modified)"},
 		{"go run", debug.BuildInfo{Main: debug.Module{Path: "m", Version: "(devel)"}},
-			"m (devel) (no VCS revision recorded: built with go run or go test?)"},
+			"m (devel) (no VCS revision recorded: built by go run or go test, or with -buildvcs=false; make build records it)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, fromBuildInfo(&tt.bi).String())
