@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // The store grows in fixed-size blocks: appending never copies what is stored, so filling it
@@ -45,6 +46,43 @@ type content struct {
 	seeded  int
 	firstID int64
 	epoch   uint64 // counts resets, so that add notices one between its two locks
+	pages   *pageCache
+}
+
+// pageCacheBytes bounds the encoded pages a content keeps (see pageCache).
+const pageCacheBytes = 4 << 20
+
+// pageCache keeps the encoding of full pages. Animals are only ever added, in id order, so
+// once the store (or one status) holds at least limit animals, its page of that limit is the
+// same bytes until a reset, which replaces the content and its cache with it. Encoding 100
+// animals was 8% of the server's CPU under GET /v1/pets?status=sold&limit=100 (issue 14).
+type pageCache struct {
+	m     sync.Map // pageKey → []byte, the JSON array
+	bytes atomic.Int64
+}
+
+// pageKey is a page: a status index, or -1 for every animal, and a limit.
+type pageKey struct {
+	status int16
+	limit  int32
+}
+
+func (p *pageCache) get(k pageKey) ([]byte, bool) {
+	v, ok := p.m.Load(k)
+	if !ok {
+		return nil, false
+	}
+	return v.([]byte), true
+}
+
+// put keeps a copy of page, unless the cache is full.
+func (p *pageCache) put(k pageKey, page []byte) {
+	if p.bytes.Load()+int64(len(page)) > pageCacheBytes {
+		return
+	}
+	if _, loaded := p.m.LoadOrStore(k, append([]byte(nil), page...)); !loaded {
+		p.bytes.Add(int64(len(page)))
+	}
 }
 
 // id returns the id of the animal at position i (or of the next one, at i = pets.n).
@@ -94,7 +132,7 @@ func newStore(statusValues []string, max int) *store {
 }
 
 func (s *store) empty() content {
-	return content{byStatus: make([]blocks[int32], len(s.statuses)), firstID: 1}
+	return content{byStatus: make([]blocks[int32], len(s.statuses)), firstID: 1, pages: &pageCache{}}
 }
 
 // statusIndex returns the index of a status value, or false when the spec does not define it.
@@ -219,28 +257,41 @@ func (s *store) appendPet(dst []byte, id int64) ([]byte, bool) {
 // appendList appends the JSON array of the first limit animals in id order; status ""
 // means every animal. The array is what json.Marshal([]Pet) gives.
 func (s *store) appendList(dst []byte, limit int, status string) []byte {
-	dst = append(dst, '[')
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if status == "" {
-		for i := 0; i < limit && i < s.c.pets.n; i++ {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = s.appendAt(dst, i)
-		}
-		return append(dst, ']')
-	}
-	if st, ok := s.statusIndex(status); ok && st != 0 {
+	var (
+		key pageKey
+		n   int
+		at  func(i int) int
+	)
+	switch st, ok := s.statusIndex(status); {
+	case status == "":
+		key, n, at = pageKey{-1, int32(limit)}, s.c.pets.n, func(i int) int { return i }
+	case ok && st != 0:
 		idx := &s.c.byStatus[st]
-		for i := 0; i < limit && i < idx.n; i++ {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = s.appendAt(dst, int(idx.at(i)))
+		key, n, at = pageKey{int16(st), int32(limit)}, idx.n, func(i int) int { return int(idx.at(i)) }
+	default:
+		return append(dst, "[]"...)
+	}
+	full := n >= limit // then the page cannot change until a reset (pageCache)
+	if full {
+		if page, ok := s.c.pages.get(key); ok {
+			return append(dst, page...)
 		}
 	}
-	return append(dst, ']')
+	start := len(dst)
+	dst = append(dst, '[')
+	for i := 0; i < limit && i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = s.appendAt(dst, at(i))
+	}
+	dst = append(dst, ']')
+	if full {
+		s.c.pages.put(key, dst[start:])
+	}
+	return dst
 }
 
 // reset replaces the content with seed, whose entries must be valid, in one step: a

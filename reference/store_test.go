@@ -128,3 +128,98 @@ func TestRecordEncodesNamesAsEncodingJSON(t *testing.T) {
 		assert.Equal(t, string(want), string(got), "character %#x", c)
 	}
 }
+
+// A full page is served from the page cache: whatever the adds and resets, every listing is
+// json.Marshal of the animals a plain list holds, before and after the page is cached, and
+// with readers and writers running at once.
+func TestPageCacheListsWhatIsStored(t *testing.T) {
+	statuses := []string{"available", "pending", "sold"}
+	s := newStore(statuses, 10_000)
+	var model []Pet // what the store holds, in id order
+	mu := sync.Mutex{}
+	check := func(limit int, status string) {
+		mu.Lock()
+		want := []Pet{}
+		for _, p := range model {
+			if len(want) < limit && (status == "" || p.Status == status) {
+				want = append(want, p)
+			}
+		}
+		mu.Unlock()
+		enc, err := json.Marshal(want)
+		require.NoError(t, err)
+		for range 2 { // the second may come from the cache
+			require.Equal(t, string(enc), string(s.appendList(nil, limit, status)), "limit %d, status %q", limit, status)
+		}
+	}
+	add := func(i int) {
+		p := NewPet{Name: fmt.Sprintf("p%d", i), CategoryID: int64(i), Status: statuses[i%len(statuses)]}
+		if i%7 == 0 {
+			p.Status = "" // an animal without a status is listed only without a filter
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_, id, err := s.add(nil, p)
+		require.NoError(t, err)
+		model = append(model, Pet{ID: id, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status})
+	}
+	for round := range 3 {
+		for i := range 40 {
+			add(i)
+			for _, limit := range []int{1, 3, 10, 20} {
+				for _, status := range append([]string{""}, statuses...) {
+					check(limit, status)
+				}
+			}
+		}
+		// A reset replaces the content, and the pages cached from it go too.
+		seed := []NewPet{{Name: "seed", CategoryID: int64(round), Status: "sold"}}
+		require.NoError(t, s.reset(seed))
+		mu.Lock()
+		model = []Pet{{ID: 1, Name: "seed", CategoryID: int64(round), Status: "sold"}}
+		mu.Unlock()
+		check(1, "sold")
+		check(1, "")
+		check(3, "")
+	}
+	// Writers and readers at once (under -race): a full page read meanwhile is still exact.
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				if w == 0 {
+					add(1000 + i)
+				} else {
+					got := s.appendList(nil, 5, "sold")
+					var pets []Pet
+					require.NoError(t, json.Unmarshal(got, &pets))
+					require.LessOrEqual(t, len(pets), 5)
+					for j := 1; j < len(pets); j++ {
+						require.Less(t, pets[j-1].ID, pets[j].ID)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	check(5, "sold")
+	check(40, "")
+}
+
+// The cache holds at most pageCacheBytes: past it, pages are encoded each time, and correct.
+func TestPageCacheIsBounded(t *testing.T) {
+	s := newStore([]string{"sold"}, 10_000)
+	name := strings.Repeat("n", 60_000)
+	for range 80 {
+		_, _, err := s.add(nil, NewPet{Name: name, CategoryID: 1, Status: "sold"})
+		require.NoError(t, err)
+	}
+	for _, limit := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 80} { // 1 to 11 fill it
+		page := s.appendList(nil, limit, "")
+		require.Equal(t, limit, strings.Count(string(page), `"id":`))
+	}
+	assert.LessOrEqual(t, s.c.pages.bytes.Load(), int64(pageCacheBytes))
+	assert.Greater(t, s.c.pages.bytes.Load(), int64(pageCacheBytes/2), "the cache was used up to its bound")
+	_, cached := s.c.pages.get(pageKey{-1, 80})
+	assert.False(t, cached, "the page of 80 animals (4.8 MB) is above the bound")
+}
