@@ -162,7 +162,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 		h = srv.rec.middleware(h) // outside guard: it records the 500 of a panic too
 	}
 	// The Common Log Format has no request headers, so Authorization is never written.
-	h = handlers.LoggingHandler(logw, h)
+	h = accessLog(logw, h) // gorilla's LoggingHandler's line, for less (accesslog.go)
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}
