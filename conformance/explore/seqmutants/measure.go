@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -169,8 +170,8 @@ func WriteTable(w io.Writer, rows []Row) error {
 		if r.Options.Budget.Steps > 0 {
 			budget = r.Options.Budget
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %d steps | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
-			r.Found(), len(r.Outcomes), r.MedianAfter().Round(time.Millisecond), r.MedianShrunk(),
+		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
+			r.Found(), len(r.Outcomes), r.MedianAfter().Round(time.Millisecond), cli.Plural(r.MedianShrunk(), "step"),
 			tally(r.found(), func(o Outcome) string { return o.Rule }), tally(r.found(), func(o Outcome) string { return o.Class }),
 			reproduced(r))
 	}
