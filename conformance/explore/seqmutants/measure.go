@@ -170,8 +170,12 @@ func WriteTable(w io.Writer, rows []Row) error {
 		if r.Options.Budget.Steps > 0 {
 			budget = r.Options.Budget
 		}
+		after, shrunk := "-", "-" // nothing found: nothing to measure
+		if r.Found() > 0 {
+			after, shrunk = r.MedianAfter().Round(time.Millisecond).String(), cli.Plural(r.MedianShrunk(), "step")
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
-			r.Found(), len(r.Outcomes), r.MedianAfter().Round(time.Millisecond), cli.Plural(r.MedianShrunk(), "step"),
+			r.Found(), len(r.Outcomes), after, shrunk,
 			tally(r.found(), func(o Outcome) string { return o.Rule }), tally(r.found(), func(o Outcome) string { return o.Class }),
 			reproduced(r))
 	}

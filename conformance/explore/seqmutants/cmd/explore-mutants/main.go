@@ -84,7 +84,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return cli.Usagef("explore-mutants: %v", err)
 			}
 			row.Outcomes = append(row.Outcomes, out)
-			fmt.Fprintf(stderr, "  %s seed %d: found %v %s after %s, shrunk to %d, %s, replay file %d/%d\n", m.Name, seed, out.Found,
+			if !out.Found {
+				fmt.Fprintf(stderr, "  %s seed %d: nothing found in %d steps, %.1fs\n", m.Name, seed, out.Report.Steps, out.Report.Seconds)
+				continue
+			}
+			fmt.Fprintf(stderr, "  %s seed %d: found %s after %s, shrunk to %d, %s, replay file %d/%d\n", m.Name, seed,
 				out.Rule, out.After.Round(time.Millisecond), out.Shrunk, out.Class, out.Reproduced, o.ReplayFileRuns)
 		}
 		rows = append(rows, row)
