@@ -51,8 +51,12 @@ type Options struct {
 	Only, Skip []string
 	// Strict counts Should failures and failures of unstable operations as failures.
 	Strict bool
-	// ReadOnly runs only the rules that create nothing, and creates no animals.
+	// ReadOnly sends only GET and HEAD requests: the rules and cases that need another
+	// method are not run, and the report says which.
 	ReadOnly bool
+	// Keep leaves the animals the run created; otherwise, when the spec has an operation
+	// that deletes an animal by id, the run removes them at the end.
+	Keep bool
 	// Now is the run's clock, which decides whether removed operations are gone; zero
 	// means time.Now().
 	Now time.Time
@@ -316,7 +320,8 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 		return nil, err
 	}
 	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
-		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers})
+		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers,
+		ReadOnly: opts.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
@@ -385,10 +390,44 @@ func matchAny(patterns []string, id string) bool {
 	return false
 }
 
+// notJudged says what a read-only run left unjudged because it sends only GET and HEAD: the
+// rules it did not run for that reason and the generated cases it did not send.
+func (r *runner) notJudged() []string {
+	if !r.opts.ReadOnly {
+		return nil
+	}
+	var ids []string
+	cases := 0
+	for i, res := range r.report.Results {
+		switch {
+		case res.Status == Skip && r.rules[i].Creates:
+			ids = append(ids, res.ID)
+		case res.CasesSkipped > 0:
+			cases += res.CasesSkipped
+		}
+	}
+	var parts []string
+	if len(ids) > 0 {
+		shown := ids[:min(len(ids), 4)]
+		more := ""
+		if len(ids) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(ids)-len(shown))
+		}
+		parts = append(parts, fmt.Sprintf("%s not run (%s%s)", cli.Plural(len(ids), "rule"), strings.Join(shown, ", "), more))
+	}
+	if cases > 0 {
+		parts = append(parts, fmt.Sprintf("%s not sent", cli.Plural(cases, "generated case")))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{strings.Join(parts, " and ") + ": they send other methods than GET and HEAD"}
+}
+
 // skipReason says why rule does not run in this run, or "".
 func (r *runner) skipReason(rule Rule) string {
 	if rule.Creates && r.opts.ReadOnly {
-		return "creates animals (or would, on a non-conforming target) and the run is read-only"
+		return "creates animals (or would, on a non-conforming target), and the run is read-only"
 	}
 	if op, ok := r.facts.ByID[rule.Op]; ok {
 		day := op.Sunset.Format(time.DateOnly)
@@ -449,6 +488,9 @@ func (r *runner) run(rule Rule) Result {
 	res.Cases, res.CasesSkipped, skipWhy = check.Cases()
 	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
 		skipped = "no case could be sent: " + skipWhy
+	}
+	if why := rec.NotSent(); why != "" && skipped == "" {
+		skipped = "not sent: " + why
 	}
 	switch {
 	case panicked != "":
@@ -590,10 +632,12 @@ func keepExchanges(res *Result) {
 }
 
 func (r *runner) finish() *Report {
+	r.cleanUp()
 	r.report.AnimalsCreated = int(r.sess.Created())
 	r.report.Requests = int(r.sess.Requests())
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
 	r.report.Coverage = r.sess.Coverage()
+	r.report.NotJudged = r.notJudged()
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
 	r.report.Tally()
 	if c := r.report.Counts; c.Total > 0 && c.Skip == c.Total {

@@ -28,7 +28,7 @@ type runFlags struct {
 	baseURL, apiKey, now, format, output, spec, caCert, waivers string
 	insecure                                                    bool
 	only, skip                                                  globList
-	strict, readOnly, failFast                                  bool
+	strict, readOnly, failFast, keep                            bool
 	headers                                                     headerList
 	timeout                                                     time.Duration
 	reports                                                     reportList
@@ -49,7 +49,8 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop at the first MUST rule that fails or cannot be evaluated; the rest are skipped")
 	fs.Var(&f.skip, "skip", "skip rules whose ID matches this `glob` or prefix (repeatable, comma-separated)")
 	fs.BoolVar(&f.strict, "strict", false, "count SHOULD failures and failures of experimental or beta operations")
-	fs.BoolVar(&f.readOnly, "read-only", false, "run only rules that create nothing, and create no animals")
+	fs.BoolVar(&f.readOnly, "read-only", false, "send only GET and HEAD requests: create, change and remove nothing; the report says what that left unjudged")
+	fs.BoolVar(&f.keep, "keep", false, "leave the animals the run created; otherwise, when the spec has a delete operation, the run removes them at the end")
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether removed operations are gone)")
 	fs.DurationVar(&f.timeout, "timeout", conformance.DefaultTimeout, "per-request timeout, a `duration` such as 30s")
 	fs.StringVar(&f.format, "format", "text", "report `format`: "+formatNames())
@@ -90,7 +91,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if f.minCoverage < 0 || f.minCoverage > 100 {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
-	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Timeout: f.timeout,
+	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
 		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
 		Workers: f.workers, Rate: f.rate}
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}

@@ -260,8 +260,35 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	}
 	c.Name, c.Words = strings.Join(names, "+"), strings.Join(words, "; ")
 	c.Section, c.Reason = strings.Join(sections, "; "), strings.Join(reasons, "; ")
-	c.Creates = c.Request.Method == http.MethodPost && c.Verdict != Reject
+	c.Creates = c.Request.Method == http.MethodPost && c.Verdict != Reject || NeedsOwnAnimal(c.Request.Path)
 	return c
+}
+
+// OwnAnimal stands in a case's path for an animal the run creates for that case alone, just
+// before sending it: a request that may change or remove what it names (RFC 9110 9.2.1)
+// names only animals the run created, and each case its own, so that one case's DELETE does
+// not decide another's answer.
+const OwnAnimal = "{conformance-own-animal}"
+
+// WithOwnAnimal is path with the OwnAnimal placeholder, as written or percent-encoded, replaced
+// by id.
+func WithOwnAnimal(path, id string) string {
+	return strings.NewReplacer(OwnAnimal, id, pctEncode(OwnAnimal), pctEncode(id)).Replace(path)
+}
+
+// NeedsOwnAnimal reports whether path names an animal the run must create first.
+func NeedsOwnAnimal(path string) bool {
+	return strings.Contains(path, OwnAnimal) || strings.Contains(path, pctEncode(OwnAnimal))
+}
+
+// ImpossibleID is an id no animal can have: one past the largest int64 (section 2: ids are
+// int64). A request of a method that may change what it names, and that does not need an
+// animal of the run's own (a route the spec does not have, a key check), names this one.
+const ImpossibleID = "9223372036854775808"
+
+// Unsafe reports whether a request of method may change the store (RFC 9110 9.2.1).
+func Unsafe(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
 }
 
 // Shrink returns the smallest sub-combination of c's mutations (by greedy removal, one at

@@ -58,7 +58,7 @@ func (g *Generator) Valid(op spec.Operation) Request {
 		r.Auth = AuthNone
 	}
 	for _, p := range params(op, openapi3.ParameterInPath) {
-		r.Path = strings.ReplaceAll(r.Path, "{"+p.Name+"}", g.base.KnownID)
+		r.Path = strings.ReplaceAll(r.Path, "{"+p.Name+"}", g.knownID(op))
 	}
 	if s := bodySchema(op); s != nil {
 		r.Header = append(r.Header, Header{"Content-Type", "application/json"})
@@ -660,7 +660,7 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 	}
 	var out []Mutation
 	notFound := fmt.Sprintf("4.3 (404: the requested resource could not be found; %s is an int64)", p.Name)
-	for i, id := range g.base.Unknown {
+	for i, id := range g.unknownIDs(op) {
 		m := mut(part, fmt.Sprintf("%s-unknown-%d", p.Name, i+1), fmt.Sprintf("%s = %s, an int64 no listed animal has", p.Name, id), Reject, http.StatusNotFound, notFound, set(id))
 		m.lookup = true
 		out = append(out, m)
@@ -675,7 +675,7 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 	} {
 		out = append(out, mut(part, p.Name+"-"+v.slug, fmt.Sprintf("%s = %s, %s", p.Name, v.value, v.words), Open, 0, open, set(v.value)))
 	}
-	if id := g.base.KnownID; id != "" {
+	if id := g.knownID(op); id != "" {
 		out = append(out,
 			mut(part, p.Name+"-known", fmt.Sprintf("%s = %s, a listed animal", p.Name, id), Accept, 0, "4.3 (200: the requested animal)", set(id)),
 			mut(part, p.Name+"-leading-zero", fmt.Sprintf("%s = 0%s, a listed animal's id with a leading zero", p.Name, id), Open, 0, open, set("0"+id)),
@@ -684,6 +684,26 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 		)
 	}
 	return out
+}
+
+// knownID is the id of an animal that op's requests name: one the service holds for an
+// operation that only reads, one the run creates for the case (OwnAnimal) for one that may
+// change what it names.
+func (g *Generator) knownID(op spec.Operation) string {
+	if Unsafe(op.Method) {
+		return OwnAnimal
+	}
+	return g.base.KnownID
+}
+
+// unknownIDs are the ids no listed animal has, for an operation that only reads. An
+// operation that may change what it names gets none: that no animal has an id the run did
+// not see is a guess, and a wrong guess would change data the run did not create.
+func (g *Generator) unknownIDs(op spec.Operation) []string {
+	if Unsafe(op.Method) {
+		return nil
+	}
+	return g.base.Unknown
 }
 
 // pctEncode percent-encodes every byte of s.
@@ -797,7 +817,11 @@ func (g *Generator) Routes(ops []spec.Operation) []Case {
 	if len(g.base.Unknown) > 0 {
 		id = g.base.Unknown[0]
 	}
-	concrete := func(path string) string {
+	concrete := func(path, method string) string {
+		id := id
+		if Unsafe(method) {
+			id = ImpossibleID
+		}
 		for strings.Contains(path, "{") {
 			i, j := strings.Index(path, "{"), strings.Index(path, "}")
 			path = path[:i] + id + path[j+1:]
@@ -822,10 +846,11 @@ func (g *Generator) Routes(ops []spec.Operation) []Case {
 		methods[op.Path] = append(methods[op.Path], op.Method)
 	}
 	for _, p := range paths {
-		path := concrete(p)
+		path := concrete(p, http.MethodGet)
 		out = append(out, route("trailing-slash "+p, "GET "+path+"/, a trailing slash", http.MethodGet, path+"/", AuthKey))
 		for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 			if !slices.Contains(methods[p], m) {
+				path := concrete(p, m)
 				out = append(out, route(m+" "+p, m+" "+path+", a method the spec does not give this path", m, path, AuthKey))
 			}
 		}

@@ -52,6 +52,8 @@ type Config struct {
 	Rate float64
 	// Facts are the description's, read once.
 	Facts *spec.Facts
+	// ReadOnly lets only GET and HEAD requests leave the session.
+	ReadOnly bool
 }
 
 // ErrBaseURL is wrapped by New's error when the base URL does not end with the spec's
@@ -90,7 +92,7 @@ func New(cfg Config) (*Session, error) {
 	return &Session{client: harden(client), timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
 		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov, pace: newPacer(cfg.Rate),
-		inflight: make(chan struct{}, max(cfg.Workers, 1))}, nil
+		inflight: make(chan struct{}, max(cfg.Workers, 1)), readOnly: cfg.ReadOnly, staticSegments: staticSegmentsOf(f)}, nil
 }
 
 var versionSegment = regexp.MustCompile(`^v[0-9]+$`)

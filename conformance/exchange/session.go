@@ -53,6 +53,12 @@ type Session struct {
 	inflight chan struct{}
 	// wait sleeps between retries (time.Sleep that ends with ctx); tests make it instant.
 	wait func(context.Context, time.Duration) error
+	// readOnly: only GET and HEAD leave (guard.go); owned are the animals the run created,
+	// the only ones a request of another method may name; staticSegments are the spec's
+	// literal path segments, which name collections.
+	readOnly       bool
+	owned          owned
+	staticSegments map[string]bool
 }
 
 // Redact replaces every known form of the key in str.
@@ -67,6 +73,8 @@ type Recorder struct {
 	// noAnswer is why the latest request got no response (refused, reset, timed out): the
 	// rule is then inconclusive, not failed.
 	noAnswer string
+	// notSent is why the guard kept the latest request from the target, until read.
+	notSent string
 	// tag is the generated case being judged, if any: its failures carry its words.
 	tag *caseTag
 }
@@ -90,6 +98,24 @@ func (r *Recorder) SetCase(words, section, verdict, reason string) {
 	if words != "" {
 		r.tag = &caseTag{words, section, verdict, reason}
 	}
+}
+
+// NotSent is why the guard kept the latest request from the target ("" if it went), and
+// forgets it: a case that was not sent is counted as such once.
+func (r *Recorder) NotSent() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	why := r.notSent
+	r.notSent = ""
+	return why
+}
+
+// HeldBack reports whether the guard kept the latest request from the target (without
+// forgetting it, as NotSent does).
+func (r *Recorder) HeldBack() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.notSent != ""
 }
 
 // Answered reports whether every request so far got an answer.
@@ -175,8 +201,14 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 			req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
 		}
 	}
-	ex := s.exchange(req, reqBody)
 	rt := s.route(req)
+	if err := s.permit(req, &rt); err != nil {
+		rec.mu.Lock()
+		rec.notSent = err.(*NotSentError).Reason
+		rec.mu.Unlock()
+		return nil, err
+	}
+	ex := s.exchange(req, reqBody)
 	resp, body, truncated, err := s.send(req, &rt)
 	if err != nil {
 		ex.Error = s.Redact(err.Error())
@@ -242,6 +274,9 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 	if rt == nil {
 		r := s.route(req)
 		rt = &r
+		if err := s.permit(req, rt); err != nil {
+			return nil, nil, false, err
+		}
 	}
 	turn := s.pace.begin()
 	defer turn.end()
@@ -318,6 +353,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	if truncated {
 		body = body[:maxResponseBytes]
 	}
+	s.noteOwned(req, rt, resp.StatusCode, body)
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, body, truncated, nil
 }

@@ -63,6 +63,13 @@ type Report struct {
 	ReadOnly   bool    `json:"readOnly"`
 	// AnimalsCreated counts the animals the run created (preparation and rules together).
 	AnimalsCreated int `json:"animalsCreated"`
+	// AnimalsRemoved counts the animals of the run's own it removed again (its cases'
+	// deletes and, unless --keep, the clean-up at the end); AnimalsLeft those it created
+	// and left in the store.
+	AnimalsRemoved int `json:"animalsRemoved"`
+	AnimalsLeft    int `json:"animalsLeft"`
+	// NotJudged says what a read-only run could not judge, in a line each.
+	NotJudged []string `json:"notJudged,omitempty"`
 	// Requests counts the requests the run sent (preparation, rules, cases, retries).
 	Requests int `json:"requests"`
 	// Provenance is what reproduces the run: the harness version, the description's

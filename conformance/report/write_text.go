@@ -148,6 +148,12 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	for _, w := range r.UnneededWaivers {
 		fmt.Fprintf(bw, "unneeded waiver: %s passes; remove its waiver (%s, until %s)\n", w.Rule, w.Reason, w.Expires)
 	}
+	for _, line := range r.NotJudged {
+		fmt.Fprintln(bw, "read-only: "+line)
+	}
+	if r.AnimalsRemoved > 0 {
+		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
+	}
 	if u := unjudgedLine(r); u != "" {
 		fmt.Fprintln(bw, u)
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,9 +91,7 @@ func fuzzRules(f *facts, n int) []Rule {
 }
 
 // unsafe: requests of op's method may change the store (RFC 9110 9.2.1).
-func unsafe(op spec.Operation) bool {
-	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
-}
+func unsafe(op spec.Operation) bool { return cases.Unsafe(op.Method) }
 
 // caseNeeds: a listing's cases need more animals than the default limit, of every status (a
 // listing that ignores the default or the filter shows it); the cases of an operation with
@@ -325,10 +324,16 @@ func runCase(c *Check, f *facts, k cases.Case, shrink bool) bool {
 			k = small
 		}
 	}
-	c.cases.ran++
 	c.rec.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
 	defer c.rec.SetCase("", "", "", "")
 	judgeCase(c, f, k)
+	if why := cmp.Or(c.rec.NotSent(), c.cases.notSent); why != "" {
+		c.cases.notSent = ""
+		c.cases.skipped++
+		c.cases.skipWhy = why
+		return true
+	}
+	c.cases.ran++
 	return c.rec.Answered()
 }
 
@@ -351,7 +356,12 @@ type caseState struct {
 	// waitedInVain, shared by the run's rules: a created animal never showed up, so later
 	// cases do not wait again.
 	waitedInVain *atomic.Bool
+	// notSent is why the latest case was not sent although it was allowed to be.
+	notSent string
 }
+
+// notSent marks the case being judged as not sent, with why.
+func (c *Check) notSent(why string) { c.cases.notSent = why }
 
 // mayCreate returns the release of the room a case that creates claims (a no-op for one
 // that does not), or nil and why the case may not be sent.
@@ -370,6 +380,14 @@ func (s *caseState) mayCreate(creates bool) (release func(), why string) {
 
 // judgeCase sends k and checks the answer against its verdict.
 func judgeCase(c *Check, f *facts, k cases.Case) {
+	if cases.NeedsOwnAnimal(k.Request.Path) {
+		id, err := c.ownAnimal(f)
+		if err != nil {
+			c.notSent(err.Error())
+			return
+		}
+		k.Request.Path = cases.WithOwnAnimal(k.Request.Path, id)
+	}
 	req, err := c.caseRequest(k.Request)
 	if err != nil {
 		c.Failf("the case cannot be sent: %v", err)
@@ -622,6 +640,39 @@ func (c *Check) caseRequest(r cases.Request) (*http.Request, error) {
 		req.URL.RawQuery = q
 	}
 	return req, nil
+}
+
+// errNoOwnAnimal: the animal a case was to act on could not be created, so the case is not
+// sent (its room under --max-creates was claimed by mayCreate).
+type errNoOwnAnimal struct{ why string }
+
+func (e errNoOwnAnimal) Error() string {
+	return "could not create the animal the case acts on: " + e.why
+}
+
+// ownAnimal creates an animal for the case about to be sent and returns its id. The create is
+// recorded with the case, so a report shows what the case acted on.
+func (c *Check) ownAnimal(f *facts) (string, error) {
+	body, _ := json.Marshal(f.petBody(c.Fixture, f.Statuses[0]))
+	req, err := http.NewRequestWithContext(c.Ctx, http.MethodPost, c.BaseURL+f.ByID[spec.OpCreate].Path, bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", report.CredBearer.Value(c.key))
+	resp, err := c.sendRaw(req, false)
+	if err != nil {
+		return "", errNoOwnAnimal{err.Error()}
+	}
+	var pet map[string]any
+	if DecodeJSON(readAll(resp), &pet) != nil || resp.StatusCode/100 != 2 {
+		return "", errNoOwnAnimal{"createPet answered " + report.StatusText(resp.StatusCode)}
+	}
+	id, ok := IDOf(pet)
+	if !ok {
+		return "", errNoOwnAnimal{"createPet answered no id"}
+	}
+	return id, nil
 }
 
 // authValues are the Authorization fields a case sends.

@@ -99,6 +99,9 @@ type Recorder interface {
 	ExchangeCount() int
 	// Answered reports whether every request so far got an answer.
 	Answered() bool
+	// NotSent is why the latest request was kept from the target (it would have changed
+	// data the run did not create, or the run is read-only), and forgets it; "" if it went.
+	NotSent() string
 	// Absorb appends what src recorded (failures, exchanges, a missing answer) to this
 	// recorder; src comes from the same Env's Scratch.
 	Absorb(src Recorder)

@@ -1,0 +1,183 @@
+package exchange
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// The guard is the harness's promise about data, kept at the one door every request passes:
+// a request that may change or remove state goes only to animals this run created, whatever
+// operations the spec grows and whichever rule or case built it; a read-only run sends only
+// GET and HEAD, which no server, however faulty, could take as an instruction to change
+// anything (RFC 9110 9.2.1).
+
+// NotSentError is Do's error for a request the guard kept from the target.
+type NotSentError struct{ Reason string }
+
+func (e *NotSentError) Error() string { return "not sent: " + e.Reason }
+
+// ErrNotSent matches every NotSentError with errors.Is.
+var ErrNotSent = errors.New("not sent")
+
+// Is makes errors.Is(err, ErrNotSent) hold.
+func (e *NotSentError) Is(target error) bool { return target == ErrNotSent }
+
+// owned is the set of animals the session created: ids from the 2xx answers to the create
+// operation, in the order they were created, and which of them are gone again.
+type owned struct {
+	mu      sync.Mutex
+	ids     map[string]bool // id → still there (false once removed)
+	order   []string
+	removed int
+}
+
+func (o *owned) add(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ids == nil {
+		o.ids = map[string]bool{}
+	}
+	if _, ok := o.ids[id]; !ok {
+		o.order = append(o.order, id)
+	}
+	o.ids[id] = true
+}
+
+func (o *owned) has(id string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, ok := o.ids[id]
+	return ok
+}
+
+// Owned are the ids of the animals this session created that it has not removed, oldest first.
+func (s *Session) Owned() []string {
+	s.owned.mu.Lock()
+	defer s.owned.mu.Unlock()
+	var out []string
+	for _, id := range s.owned.order {
+		if s.owned.ids[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Removed counts the animals of the session's own that a 2xx answer to a DELETE of them (or a
+// later 404) showed gone.
+func (s *Session) Removed() int {
+	s.owned.mu.Lock()
+	defer s.owned.mu.Unlock()
+	return s.owned.removed
+}
+
+// noteOwned keeps track of the animals the session creates and removes: the id of a 2xx
+// answer to the create operation, and a DELETE of one of them answered 2xx or 404.
+func (s *Session) noteOwned(req *http.Request, rt *routed, status int, body []byte) {
+	if rt.Err != nil || rt.Route == nil {
+		return
+	}
+	switch op := rt.Route.Operation.OperationID; {
+	case op == spec.OpCreate && status/100 == 2:
+		var pet struct {
+			ID json.Number `json:"id"`
+		}
+		if json.Unmarshal(body, &pet) == nil {
+			if id, ok := animalIn(pet.ID.String()); ok && id == pet.ID.String() {
+				s.owned.add(id)
+			}
+		}
+	case req.Method == http.MethodDelete && (status/100 == 2 || status == http.StatusNotFound):
+		s.owned.mu.Lock()
+		defer s.owned.mu.Unlock()
+		for _, v := range rt.Params {
+			if id, ok := animalIn(v); ok && s.owned.ids[id] {
+				s.owned.ids[id] = false
+				s.owned.removed++
+			}
+		}
+	}
+}
+
+// permit says why req may not go to the target, or nil. GET and HEAD always go. In a
+// read-only run nothing else does. Otherwise a request of another method goes when it is
+// the create operation (the run's budget caps those), or when every path segment that
+// could name an animal names one the run created or none that can exist; a request that
+// would act on a collection (DELETE /pets, PUT /pets) never goes.
+func (s *Session) permit(req *http.Request, rt *routed) error {
+	if req.Method == http.MethodGet || req.Method == http.MethodHead {
+		return nil
+	}
+	if s.readOnly {
+		return &NotSentError{fmt.Sprintf("%s: the run is read-only and sends only GET and HEAD", req.Method)}
+	}
+	if rt.Err == nil && rt.Route != nil && rt.Route.Operation.OperationID == spec.OpCreate {
+		return nil
+	}
+	var values []string
+	if rt.Err == nil && rt.Route != nil {
+		for _, v := range rt.Params {
+			values = append(values, v)
+		}
+	} else {
+		// A route the spec does not have: every segment below the base path may be an id.
+		rest := strings.TrimPrefix(rt.vreq.URL.Path, s.specBase)
+		for _, seg := range strings.Split(strings.Trim(rest, "/"), "/") {
+			if seg != "" && !s.staticSegments[seg] {
+				values = append(values, seg)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return &NotSentError{fmt.Sprintf("%s %s would act on a collection, which holds animals this run did not create", req.Method, rt.vreq.URL.Path)}
+	}
+	slices.Sort(values)
+	for _, v := range values {
+		if id, ok := animalIn(v); ok && !s.owned.has(id) {
+			return &NotSentError{fmt.Sprintf("%s %s would act on animal %s, which this run did not create", req.Method, rt.vreq.URL.Path, id)}
+		}
+	}
+	return nil
+}
+
+// animalIn is the animal a lenient server could read from a path value: its first run of
+// digits, as an int64 ("1.5", " 1", "1abc" and "01" all name animal 1 to a parser that stops
+// at the first non-digit or trims). A value with no digits, or digits beyond int64, names
+// none.
+func animalIn(v string) (string, bool) {
+	i := strings.IndexAny(v, "0123456789")
+	if i < 0 {
+		return "", false
+	}
+	j := i
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	n, err := strconv.ParseInt(v[i:j], 10, 64)
+	if err != nil {
+		return "", false
+	}
+	return strconv.FormatInt(n, 10), true
+}
+
+// staticSegmentsOf are the literal segments of the spec's paths ("pets"), which name
+// collections, not animals.
+func staticSegmentsOf(f *spec.Facts) map[string]bool {
+	out := map[string]bool{}
+	for _, op := range f.Ops {
+		for _, seg := range strings.Split(strings.Trim(op.Path, "/"), "/") {
+			if seg != "" && !strings.HasPrefix(seg, "{") {
+				out[seg] = true
+			}
+		}
+	}
+	return out
+}
