@@ -26,8 +26,8 @@ func (h assertionHandler) Failure(ctx *httpexpect.AssertionContext, f *httpexpec
 	if f.Severity != httpexpect.SeverityError {
 		return // a logged, non-failing check (httpexpect's Find and Filter try elements)
 	}
-	if f.Type == httpexpect.AssertOperation && (!h.rec.Answered() || h.rec.HeldBack()) {
-		return // no answer, or not sent: the rule's reason says why; neither is a failure
+	if f.Type == httpexpect.AssertOperation && (!h.rec.Answered() || h.rec.Accounted()) {
+		return // no answer, not sent, or a dropped connection said already
 	}
 	fail := describe(ctx, f)
 	if h.saidAlready(fail.Location) {

@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
+	"github.com/petstore/petstore/spec"
 )
 
 // prepare lists what the target holds and creates the shortfall of what the selected rules
@@ -27,6 +30,15 @@ func (r *runner) prepare() error {
 		var te transportError
 		if errors.As(err, &te) {
 			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.report.Target, r.sess.Redact(te.cause()), exchange.TLSHint(te.error))
+		}
+		if errors.Is(err, exchange.ErrCannotJudge) {
+			return fmt.Errorf("conformance: %s: %w", r.report.Target, err)
+		}
+		var se statusError
+		if errors.As(err, &se) && se.got == http.StatusNotFound && r.everyOperationMissing() {
+			return fmt.Errorf("conformance: %w", &exchange.CannotJudgeError{Reason: fmt.Sprintf(
+				"every documented operation answered 404 Not Found under %s: the base path is wrong (where does the service answer GET %s?)",
+				r.report.Target, r.facts.ByID[spec.OpList].Path)})
 		}
 		if errors.Is(err, ErrKeyRefused) {
 			// Every rule that sends the key would fail for the same reason, which is the
@@ -239,6 +251,42 @@ func (r *runner) unmet(n Needs) string {
 	return ""
 }
 
+// statusError is an answer of another status than the one preparation needed.
+type statusError struct {
+	error
+	got int
+}
+
+// everyOperationMissing reports whether every documented operation answers 404 under the
+// base URL: each is asked without the key (and without a body), which a service that has it
+// answers 401 (section 5.3), whatever the path names. Operations that may change state name
+// an id no animal can have; a read-only run asks only those it may send.
+func (r *runner) everyOperationMissing() bool {
+	asked := 0
+	for _, op := range r.facts.Ops {
+		if r.opts.ReadOnly && cases.Unsafe(op.Method) {
+			continue
+		}
+		path := op.Path
+		for strings.Contains(path, "{") {
+			i, j := strings.Index(path, "{"), strings.Index(path, "}")
+			path = path[:i] + cases.ImpossibleID + path[j+1:]
+		}
+		req, err := http.NewRequestWithContext(r.ctx, op.Method, r.sess.BaseURL()+path, nil)
+		if err != nil {
+			return false
+		}
+		r.sess.WithBaseQuery(req.URL)
+		r.sess.AddHeaders(req.Header)
+		resp, _, _, err := r.sess.Send(req)
+		if err != nil || resp.StatusCode != http.StatusNotFound {
+			return false
+		}
+		asked++
+	}
+	return asked > 0
+}
+
 // transportError is a request that got no response at all.
 type transportError struct{ error }
 
@@ -312,7 +360,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, data, _, err := r.sess.Send(req)
-	if errors.Is(err, exchange.ErrRateLimited) {
+	if errors.Is(err, exchange.ErrCannotJudge) {
 		return err
 	}
 	if err != nil {
@@ -322,7 +370,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 		return fmt.Errorf("%w (401 on %s %s)", ErrKeyRefused, method, path)
 	}
 	if resp.StatusCode != want {
-		return fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.Redact(string(data)))
+		return statusError{fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.Redact(string(data))), resp.StatusCode}
 	}
 	if err := rules.DecodeJSON(data, out); err != nil {
 		return fmt.Errorf("%s %s: body: %v", method, path, err)

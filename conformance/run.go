@@ -90,6 +90,9 @@ type Options struct {
 	Workers int
 	// Rate caps the requests per second of the whole run (0: no cap), for a shared staging.
 	Rate float64
+	// MaxWait bounds the time the run waits in all for a target that answers 429 or 503 and
+	// asks to come back later; beyond it the target cannot be judged. Zero means a minute.
+	MaxWait time.Duration
 	// Provenance, if set, is recorded in the report (a command passes its flags, the key
 	// masked, and the sha256 of the spec file it read); the harness version, the seed and a
 	// missing spec hash are filled in.
@@ -119,9 +122,16 @@ var ErrUnreachable = errors.New("target unreachable")
 // a partial run says nothing about the target.
 var ErrCancelled = errors.New("run cancelled")
 
+// ErrCannotJudge is wrapped by Run's error when the target could not be judged to the end:
+// it answered 503 or 429 beyond --max-wait, or stopped answering.
+var ErrCannotJudge = exchange.ErrCannotJudge
+
 // Run runs the selected rules against target and returns the report. The error is for a
-// run that could not be made (bad options, unreachable target); a non-conforming target is
-// a report whose Verdict says so.
+// run that could not be made (bad options, unreachable target) or made to the end (the run
+// interrupted: ErrCancelled; the target no longer judgeable: ErrCannotJudge). In the last
+// two cases the report is returned too: it holds every rule judged before that point, the
+// others marked not judged, and its Verdict is CannotJudge. A non-conforming target is a
+// report whose Verdict says so, and no error.
 func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	r, err := newRunner(ctx, target, opts)
 	if ctx.Err() != nil {
@@ -131,10 +141,28 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 		return nil, err
 	}
 	r.runAll(nil)
-	if ctx.Err() != nil {
-		return nil, ErrCancelled
+	rep := r.finish()
+	return rep, r.stopped()
+}
+
+// stopped is why the run did not go to its end (ErrCancelled, or the session's
+// CannotJudgeError), or nil.
+func (r *runner) stopped() error {
+	if err := r.sess.Halted(); err != nil {
+		return fmt.Errorf("conformance: %w", err)
 	}
-	return r.finish(), nil
+	if r.parent.Err() != nil {
+		return ErrCancelled
+	}
+	return nil
+}
+
+// stopPhrase says in words why the rules from here on are not judged.
+func (r *runner) stopPhrase() string {
+	if err := r.sess.Halted(); err != nil {
+		return err.Error()
+	}
+	return "the run was interrupted"
 }
 
 // runAll runs the selected rules on Options.Workers workers and appends their results to
@@ -192,6 +220,11 @@ func (r *runner) runAll(each func(res Result)) {
 	for i, rule := range r.rules {
 		<-done[i]
 		res := results[i]
+		if res.ID == "" {
+			// Never started: the run was interrupted, or the target became unjudgeable.
+			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title, Status: Skip,
+				Reason: "not judged: " + r.stopPhrase()}
+		}
 		if stoppedAt != "" {
 			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title, Status: Skip,
 				Reason: "not run: --fail-fast stopped the run after " + stoppedAt}
@@ -241,15 +274,17 @@ func NotRunReport(target Target, opts Options, reason error) *Report {
 }
 
 type runner struct {
-	ctx     context.Context
-	opts    Options
-	rules   []Rule
-	facts   *spec.Facts
-	sess    *exchange.Session
-	fixture *Fixture
-	prepErr string // why preparation failed, for the rules that needed it
-	report  *Report
-	start   time.Time
+	// ctx ends when parent does or when the target can no longer be judged.
+	ctx, parent context.Context
+	cancel      context.CancelCauseFunc
+	opts        Options
+	rules       []Rule
+	facts       *spec.Facts
+	sess        *exchange.Session
+	fixture     *Fixture
+	prepErr     string // why preparation failed, for the rules that needed it
+	report      *Report
+	start       time.Time
 	// waitedInVain: a generated case waited in vain for an animal it created.
 	waitedInVain atomic.Bool
 	// claimed is the room under --max-creates that running rules and cases hold.
@@ -319,13 +354,16 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if err := checkWaivers(all, opts.Waivers); err != nil {
 		return nil, err
 	}
+	parent := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
 	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
 		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers,
-		ReadOnly: opts.ReadOnly})
+		ReadOnly: opts.ReadOnly, MaxWait: opts.MaxWait, Halted: cancel})
 	if err != nil {
+		cancel(nil)
 		return nil, err
 	}
-	r := &runner{ctx: ctx, opts: opts, rules: rules, facts: f, sess: sess, start: start,
+	r := &runner{ctx: ctx, parent: parent, cancel: cancel, opts: opts, rules: rules, facts: f, sess: sess, start: start,
 		report: &Report{
 			Target:      sess.Target(),
 			SpecTitle:   opts.Spec.Info.Title,
@@ -495,6 +533,9 @@ func (r *runner) run(rule Rule) Result {
 	switch {
 	case panicked != "":
 		res.Status, res.Reason = Error, "the check panicked: "+r.sess.Redact(panicked)
+	case r.ctx.Err() != nil && len(res.Failures) == 0:
+		// Stopped while the rule ran, before it showed a fault: not judged.
+		res.Status, res.Reason = Skip, "not judged: "+r.stopPhrase()
 	case !rec.Answered():
 		// Refused, reset or timed out says nothing about conformance; Error still makes
 		// the run not conforming, so a target that never answers does not pass.
@@ -640,6 +681,16 @@ func (r *runner) finish() *Report {
 	r.report.NotJudged = r.notJudged()
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
 	r.report.Tally()
+	if r.stopped() != nil {
+		why := r.stopPhrase()
+		if n := r.report.Counts.Fail; n > 0 {
+			why += fmt.Sprintf("; %s failed before that (see the report)", cli.Plural(n, "rule"))
+		}
+		r.report.GateFailures = append(r.report.GateFailures, GateFailure{Gate: "run", Message: why})
+		r.report.Tally()
+		r.report.Verdict = CannotJudge
+		return r.report
+	}
 	if c := r.report.Counts; c.Total > 0 && c.Skip == c.Total {
 		// A run that judged nothing has no verdict, for the library as for the command.
 		what := fmt.Sprintf("all %d selected rules were skipped", c.Total)

@@ -60,6 +60,7 @@ const (
 	Conforming    = report.Conforming
 	NotConforming = report.NotConforming
 	NotRun        = report.NotRun
+	CannotJudge   = report.CannotJudge
 
 	KeyPlaceholder = report.KeyPlaceholder
 	NamePrefix     = rules.NamePrefix

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
@@ -30,7 +31,7 @@ type runFlags struct {
 	only, skip                                                  globList
 	strict, readOnly, failFast, keep                            bool
 	headers                                                     headerList
-	timeout                                                     time.Duration
+	timeout, maxWait                                            time.Duration
 	reports                                                     reportList
 	minCoverage                                                 float64
 	seed                                                        uint64
@@ -66,6 +67,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.maxCreates, "max-creates", conformance.DefaultMaxCreates, "create at most `N` animals; cases that would create more are not sent, and counted")
 	fs.IntVar(&f.workers, "workers", conformance.DefaultWorkers, "send at most `N` requests at once: rules, and the cases of a rule, side by side (1: one at a time)")
 	fs.Float64Var(&f.rate, "rate", 0, "send at most `R` requests per second in all, for a shared staging (0: no cap)")
+	fs.DurationVar(&f.maxWait, "max-wait", exchange.DefaultMaxWait, "wait at most this `duration` in all for a target that answers 429 or 503; then it cannot be judged (exit 2)")
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
@@ -88,12 +90,15 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if f.rate < 0 {
 		return cli.Usagef("conformance run: --rate %g: want requests per second, 0 (no cap) or more", f.rate)
 	}
+	if f.maxWait <= 0 {
+		return cli.Usagef("conformance run: --max-wait %s: want a positive duration", f.maxWait)
+	}
 	if f.minCoverage < 0 || f.minCoverage > 100 {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
 		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
-		Workers: f.workers, Rate: f.rate}
+		Workers: f.workers, Rate: f.rate, MaxWait: f.maxWait}
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
@@ -140,8 +145,15 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	opts.Progress, opts.Finished, done = progress(e, ids(selected))
 	rep, err := conformance.Run(ctx, target, opts)
 	done()
-	if err != nil {
+	if err != nil && rep == nil {
 		return notRun(err)
+	}
+	if err != nil {
+		// Stopped before its end: the reports hold what was judged, and the one line why.
+		if werr := writeReports(e, f, write, rep, false); werr != nil {
+			return werr
+		}
+		return cli.Usagef("conformance: cannot judge %s: %s", rep.Target, rep.GateFailures[len(rep.GateFailures)-1].Message)
 	}
 	if err := writeReports(e, f, write, rep, false); err != nil {
 		return err

@@ -27,7 +27,6 @@ const DefaultTimeout = 10 * time.Second
 // Bounds of coming back when the target asks the client to (429, 503).
 const (
 	maxRetryAfter  = 5 * time.Second
-	retryBudget    = 30 * time.Second
 	defaultRetryIn = time.Second
 )
 
@@ -54,6 +53,12 @@ type Config struct {
 	Facts *spec.Facts
 	// ReadOnly lets only GET and HEAD requests leave the session.
 	ReadOnly bool
+	// MaxWait bounds the time the session waits in all for 429 and 503 answers; zero means
+	// DefaultMaxWait.
+	MaxWait time.Duration
+	// Halted, if set, is called once when the target cannot be judged any more (the wait
+	// budget spent, the target gone), with the CannotJudgeError.
+	Halted func(error)
 }
 
 // ErrBaseURL is wrapped by New's error when the base URL does not end with the spec's
@@ -89,7 +94,20 @@ func New(cfg Config) (*Session, error) {
 	// on every request instead (Session.WithBaseQuery).
 	bare := *base
 	bare.RawQuery, bare.ForceQuery = "", false
-	return &Session{client: harden(client), timeout: cfg.Timeout, base: base, baseURL: bare.String(),
+	if cfg.MaxWait <= 0 {
+		cfg.MaxWait = DefaultMaxWait
+	}
+	client = harden(client)
+	fresh := client
+	if tr, ok := client.Transport.(*http.Transport); ok {
+		t := tr.Clone()
+		t.DisableKeepAlives = true
+		c := *client
+		c.Transport = t
+		fresh = &c
+	}
+	return &Session{client: client, fresh: fresh, maxWait: cfg.MaxWait, halt: halting{notify: cfg.Halted},
+		listPath: f.ByID[spec.OpList].Path, timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
 		validator: f.Validator, errSchema: f.ErrSchema, coverage: cov, pace: newPacer(cfg.Rate),
 		inflight: make(chan struct{}, max(cfg.Workers, 1)), readOnly: cfg.ReadOnly, staticSegments: staticSegmentsOf(f)}, nil

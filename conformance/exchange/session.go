@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -59,6 +60,17 @@ type Session struct {
 	readOnly       bool
 	owned          owned
 	staticSegments map[string]bool
+	// fresh sends on a connection of its own (judgeable.go); listPath is the listing's
+	// path, the request that asks whether the target still answers.
+	fresh    *http.Client
+	listPath string
+	halt     halting
+	// maxWait bounds the time waited in all for 429 and 503 answers; waited is that time
+	// so far, waitedOut the answers waited out, resent the requests sent again.
+	maxWait   time.Duration
+	waited    atomic.Int64
+	waitedOut atomic.Int64
+	resent    atomic.Int64
 }
 
 // Redact replaces every known form of the key in str.
@@ -75,6 +87,9 @@ type Recorder struct {
 	noAnswer string
 	// notSent is why the guard kept the latest request from the target, until read.
 	notSent string
+	// accounted: the latest request's failure to get a whole answer is recorded as a
+	// finding already (a dropped connection, a body cut short).
+	accounted bool
 	// tag is the generated case being judged, if any: its failures carry its words.
 	tag *caseTag
 }
@@ -110,12 +125,13 @@ func (r *Recorder) NotSent() string {
 	return why
 }
 
-// HeldBack reports whether the guard kept the latest request from the target (without
-// forgetting it, as NotSent does).
-func (r *Recorder) HeldBack() bool {
+// Accounted reports whether the latest request's want of an answer is said already: the
+// guard kept it from the target (without forgetting it, as NotSent does), or its dropped
+// connection or cut body is a finding recorded.
+func (r *Recorder) Accounted() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.notSent != ""
+	return r.notSent != "" || r.accounted
 }
 
 // Answered reports whether every request so far got an answer.
@@ -160,6 +176,7 @@ func (r *Recorder) Fail(f report.Failure) {
 func (r *Recorder) add(ex report.Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.accounted = false
 	r.exchanges = append(r.exchanges, ex)
 }
 
@@ -210,14 +227,47 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 	}
 	ex := s.exchange(req, reqBody)
 	resp, body, truncated, err := s.send(req, &rt)
+	var cut *cutShortError
+	if errors.As(err, &cut) {
+		// Headers came and the body broke off: the answer is the request's finding.
+		ex.Response = s.response(resp, body)
+		ex.Error = s.Redact(err.Error())
+		rec.add(ex)
+		rec.Fail(report.Failure{Message: "the answer was cut short: the connection ended inside the body",
+			Location: "body", Expected: "the whole body", Actual: ex.Error})
+		rec.mu.Lock()
+		rec.accounted = true
+		rec.mu.Unlock()
+		return nil, err
+	}
 	if err != nil {
 		ex.Error = s.Redact(err.Error())
 		rec.add(ex)
+		var ne net.Error
+		timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+		switch {
+		case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
+			// The run stops: the runner says why, for this rule as for the rest.
+		case !s.answers(req.Context()):
+			// Nor does the target answer a plain listing: it is gone, and the session stopped.
+		case dropped(err):
+			// The target answers others but closed this request's connection without an
+			// answer (on a fresh connection, if the first was a reused one): a crash of
+			// this request, and a finding like any other.
+			rec.Fail(report.Failure{Message: "the target closed the connection without an answer (it answers other requests)",
+				Location: "connection", Expected: "an HTTP answer", Actual: ex.Error})
+			rec.mu.Lock()
+			rec.accounted = true
+			rec.mu.Unlock()
+			return nil, errors.New(ex.Error)
+		}
 		rec.mu.Lock()
 		rec.noAnswer = "no answer from the target: " + ex.Error
-		var ne net.Error
-		if req.Context().Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()) {
+		if timedOut && req.Context().Err() == nil {
 			rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
+		}
+		if h := s.Halted(); h != nil {
+			rec.noAnswer = "not judged: " + h.Error()
 		}
 		rec.mu.Unlock()
 		return nil, errors.New(ex.Error)
@@ -258,13 +308,10 @@ func (s *Session) AddHeaders(h http.Header) {
 	}
 }
 
-// ErrRateLimited is send's error when the target keeps answering 429 or 503: the document
-// shows no rate limits, so this is inconclusive, never a failure.
-var ErrRateLimited = errors.New("rate limited")
-
 // Send performs req, coming back as a 429 or 503 asks (Retry-After in seconds or as an HTTP
-// date, 1 s without one; at most 5 s each and 30 s in all), and reads the body up to the
-// cap; the returned response's body is the bytes read, so httpexpect can read it again.
+// date, 1 s without one; at most 5 s each, and --max-wait in all for the session, after
+// which the target cannot be judged: CannotJudgeError), and reads the body up to the cap;
+// the returned response's body is the bytes read, so httpexpect can read it again.
 func (s *Session) Send(req *http.Request) (*http.Response, []byte, bool, error) {
 	return s.send(req, nil)
 }
@@ -280,8 +327,10 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 	}
 	turn := s.pace.begin()
 	defer turn.end()
-	var waited time.Duration
 	for retrying := false; ; retrying = true {
+		if err := s.Halted(); err != nil {
+			return nil, nil, false, err
+		}
 		if d := s.pace.slot(retrying); d > 0 {
 			if err := s.wait(req.Context(), d); err != nil {
 				return nil, nil, false, err
@@ -294,15 +343,13 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 		s.pace.rateLimited()
 		turn.take()
 		d := retryAfter(resp.Header.Get("Retry-After"), time.Now())
-		if waited+d > retryBudget {
-			return nil, nil, false, fmt.Errorf("%w: %s %s still answered %d after %s of retries", ErrRateLimited,
-				req.Method, req.URL.Path, resp.StatusCode, waited)
+		if err := s.waitedFor(resp.StatusCode, d); err != nil {
+			return nil, nil, false, err
 		}
 		s.pace.pause(d)
 		if err := s.wait(req.Context(), d); err != nil {
 			return nil, nil, false, err
 		}
-		waited += d
 		if req.GetBody != nil {
 			b, err := req.GetBody()
 			if err != nil {
@@ -313,6 +360,19 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 		}
 	}
 }
+
+// dropped reports whether err is a connection the target accepted and then closed or reset
+// without an answer: not a refusal, a timeout, or headers over the cap.
+func dropped(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "server closed")
+}
+
+// cutShortError is sendOnce's error for an answer whose body broke off: the response and
+// the bytes that came are returned with it.
+type cutShortError struct{ error }
+
+func (e *cutShortError) Unwrap() error { return e.error }
 
 // retryAfter reads a Retry-After value (RFC 9110 10.2.3), capped at maxRetryAfter.
 func retryAfter(v string, now time.Time) time.Duration {
@@ -335,7 +395,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
-	resp, err := s.client.Do(req.WithContext(ctx))
+	resp, err := s.roundTrip(ctx, req)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -347,7 +407,8 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("reading the response body: %w", err)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		return resp, body, false, &cutShortError{fmt.Errorf("reading the response body after %d bytes: %w", len(body), err)}
 	}
 	truncated := len(body) > maxResponseBytes
 	if truncated {

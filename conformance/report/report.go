@@ -40,6 +40,12 @@ const (
 // and its one gate failure, "run", says why.
 const NotRun = "could not be made"
 
+// CannotJudge is the verdict of a run that stopped before its end (exit 2): interrupted, or
+// the target unavailable, rate limiting beyond the wait budget, or gone. The results hold
+// what was judged before that point, the rest marked not judged; the gate failure "run"
+// says why.
+const CannotJudge = "cannot judge"
+
 // KeyPlaceholder stands for the API key in every report and curl line; the key itself is
 // never written.
 const KeyPlaceholder = "$PETSTORE_API_KEY"
@@ -261,7 +267,7 @@ func (r *Report) FullyJudged() bool {
 func VerdictLine(r *Report) string {
 	head, unjudged := verdictHead(r), unjudgedPhrase(r)
 	switch {
-	case unjudged == "" || r.Verdict == NotRun:
+	case unjudged == "" || r.Verdict == NotRun || r.Verdict == CannotJudge:
 		return head
 	case !r.Conforming():
 		return head + "; " + unjudged
@@ -293,6 +299,8 @@ func verdictHead(r *Report) string {
 	switch {
 	case r.Verdict == NotRun:
 		return "COULD NOT BE MADE"
+	case r.Verdict == CannotJudge:
+		return "CANNOT JUDGE"
 	case !r.Conforming():
 		return "NOT CONFORMING"
 	case !r.FullyJudged():
