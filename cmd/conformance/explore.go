@@ -32,16 +32,16 @@ type targetFlags struct {
 
 func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
-	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
-	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request `timeout`")
+	fs.StringVar(&f.apiKey, "api-key", "", "send `KEY` as the bearer token; default PETSTORE_API_KEY")
+	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request timeout `D`, a duration such as 30s")
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether getPet is gone)")
-	fs.StringVar(&f.format, "format", "text", "report `format`: text or json")
+	fs.StringVar(&f.format, "format", "text", "report `FORMAT`: text or json")
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
 	fs.IntVar(&f.maxCreates, "max-creates", explore.DefaultMaxCreates, "create at most `N` animals exploring (shrinking and the replays may create as many again each)")
-	fs.DurationVar(&f.lag, "lag", lag, "how long a new animal may stay missing from listings and getPet (`duration`)")
+	fs.DurationVar(&f.lag, "lag", lag, "a new animal may stay missing from listings and getPet for `D`, a duration such as 2s")
 }
 
 // session is what the shared flags resolve to.
@@ -150,13 +150,13 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	var f exploreFlags
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	f.register(fs, explore.DefaultLag)
-	fs.DurationVar(&f.duration, "duration", 0, "explore for this `long` (default 30s when --steps is not given either)")
+	fs.DurationVar(&f.duration, "duration", 0, "explore for `D`, a duration such as 60s or 5m (default 30s when --steps is not given either)")
 	fs.IntVar(&f.steps, "steps", 0, "explore for at most `N` steps of all workers together")
-	fs.IntVar(&f.workers, "workers", 4, "concurrent clients, each with its own sequence (`W`)")
-	fs.Uint64Var(&f.seed, "seed", 0, "seed of the sequences (`S`); default a random one, printed in the report")
+	fs.IntVar(&f.workers, "workers", 4, "`W` concurrent clients, each with its own sequence")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed `S` of the sequences; default a random one, printed in the report")
 	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests per second across all workers (0: as fast as the target answers)")
 	fs.IntVar(&f.replays, "replays", explore.DefaultReplays, "replay a shrunk finding `N` times to tell deterministic from intermittent")
-	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most this `long` shrinking a finding")
+	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most `D` shrinking a finding")
 	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,32 @@ func TestExploreCannotBeMade(t *testing.T) {
 			assert.Equal(t, 2, code, out)
 			assert.Contains(t, errOut, tt.want)
 			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+			assert.NotRegexp(t, doubledPrefix, errOut)
 		})
+	}
+}
+
+// doubledPrefix is a line that says its command's prefix twice, or another package's after it
+// ("conformance explore: explore: target unreachable").
+var doubledPrefix = regexp.MustCompile(`conformance (explore|replay): (conformance |explore: |replay: )`)
+
+// The help of explore and replay names each flag's value with a placeholder of its own (KEY,
+// D, N, FILE), never a generic word or a word of the sentence.
+func TestExploreHelpPlaceholders(t *testing.T) {
+	flagLine := regexp.MustCompile(`(?m)^  --([a-z-]+)(?: (\S+))?$`)
+	for _, cmd := range []string{"explore", "replay"} {
+		code, out, _ := runMain(t, nil, cmd, "--help")
+		require.Equal(t, 0, code)
+		lines := flagLine.FindAllStringSubmatch(out, -1)
+		require.NotEmpty(t, lines, out)
+		for _, m := range lines {
+			if m[2] != "" {
+				assert.Regexp(t, `^[A-Z]+$`, m[2], "%s --%s", cmd, m[1])
+			}
+		}
+	}
+	_, out, _ := runMain(t, nil, "explore", "--help")
+	for _, want := range []string{"--api-key KEY\n", "--duration D\n", "--lag D\n", "--shrink-time D\n", "--timeout D\n", "--seed S\n", "--workers W\n", "--format FORMAT\n"} {
+		assert.Contains(t, out, "\n  "+want)
 	}
 }

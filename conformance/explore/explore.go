@@ -70,10 +70,10 @@ func (c *Config) defaults() error {
 		c.Workers = 1
 	}
 	if c.Duration <= 0 && c.Steps <= 0 {
-		return errors.New("explore: want a duration or a number of steps")
+		return errors.New("want a duration or a number of steps")
 	}
 	if c.Lag < 0 || c.MaxCreates < 0 || c.Rate < 0 || c.Replays < 0 {
-		return errors.New("explore: the lag, the budget of creates, the rate and the replays cannot be negative")
+		return errors.New("the lag, the budget of creates, the rate and the replays cannot be negative")
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
@@ -161,9 +161,9 @@ func (r *runner) preflight(ctx context.Context) error {
 	status, _, _, err := r.send(ctx, http.MethodGet, r.t.BaseURL+"/pets", Step{Op: opList})
 	switch {
 	case err != nil:
-		return fmt.Errorf("explore: %w: %s", ErrUnreachable, r.redact(err.Error()))
+		return fmt.Errorf("%w: %s", ErrUnreachable, r.redact(err.Error()))
 	case status == http.StatusUnauthorized:
-		return fmt.Errorf("explore: %w (401 to GET /pets)", ErrKeyRefused)
+		return fmt.Errorf("%w (401 to GET /pets)", ErrKeyRefused)
 	}
 	return nil
 }
@@ -374,7 +374,7 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 	if r.fresh != nil {
 		t, stop, err := r.fresh()
 		if err != nil {
-			return nil, nil, fmt.Errorf("explore: a fresh target: %w", err)
+			return nil, nil, fmt.Errorf("a fresh target: %w", err)
 		}
 		defer stop()
 		own := *r
