@@ -72,6 +72,12 @@ func (f *targetFlags) check(cmd string) error {
 // open loads the spec, builds the client and finds the target: the URL given, or a reference
 // started in-process (then every replay gets a fresh one too).
 func (f *targetFlags) open(cmd string, e env) (*session, error) {
+	return f.openAt(cmd, e, first(f.baseURL, e.getenv("PETSTORE_BASE_URL")))
+}
+
+// openAt is open with the target's base URL decided by the caller ("": the reference,
+// in-process).
+func (f *targetFlags) openAt(cmd string, e env, baseURL string) (*session, error) {
 	s := &session{stop: func() {}}
 	var data []byte
 	var err error
@@ -94,7 +100,7 @@ func (f *targetFlags) open(cmd string, e env) (*session, error) {
 	if err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
-	s.target = explore.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
+	s.target = explore.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
 	if s.target.BaseURL != "" {
 		if s.target.APIKey == "" {
 			return nil, cli.Usagef("conformance %s: want an API key (--api-key or PETSTORE_API_KEY)", cmd)
@@ -197,7 +203,8 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 		return unable("explore", err)
 	}
 	if s.fresh != nil {
-		rep.Target += " (the reference, in-process)"
+		rep.Target += explore.InProcessNote
+		rep.InProcess = true
 	}
 	if len(rep.Findings) > 0 && f.replayFile != "" {
 		if err := explore.WriteReplayFile(f.replayFile, explore.NewReplayFile(rep, rep.Findings[0])); err != nil {

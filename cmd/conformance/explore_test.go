@@ -63,6 +63,27 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.NotContains(t, out, tg.APIKey)
 	assert.Contains(t, errOut, "conformance replay "+file)
 
+	// Without --base-url, replay goes to the target the file records.
+	code, out, errOut = runMain(t, env, "replay", file, "--replays", "2")
+	assert.Equal(t, 1, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "conformance replay: "+tg.BaseURL+"\n"), out)
+	assert.NotContains(t, out, "elsewhere")
+	assert.Contains(t, out, "failed 2 of 2 replays (deterministic)")
+
+	// Another --base-url is refused, one line, unless --elsewhere allows it; the report then
+	// says where the finding was recorded. (The reference there has no fault.)
+	other := openReference(t, false)
+	code, out, errOut = runMain(t, env, "replay", file, "--base-url", other, "--api-key", key)
+	assert.Equal(t, 2, code, out)
+	assert.Equal(t, "conformance replay: "+file+": recorded against "+tg.BaseURL+", not "+other+"; add --elsewhere to replay it there\n", errOut)
+	code, out, errOut = runMain(t, env, "replay", file, "--base-url", other, "--api-key", key, "--elsewhere", "--replays", "2")
+	assert.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "conformance replay: "+other+"\n  replayed elsewhere: the finding was recorded against "+tg.BaseURL+"\n"), out)
+	assert.Contains(t, out, "failed 0 of 2 replays (not reproduced)")
+	code, _, errOut = runMain(t, env, "replay", file, "--elsewhere")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--elsewhere needs the --base-url")
+
 	code, out, errOut = runMain(t, env, "replay", file, "--base-url", tg.BaseURL, "--replays", "2")
 	assert.Equal(t, 1, code, errOut)
 	assert.Contains(t, out, "failed 2 of 2 replays (deterministic)")
@@ -113,6 +134,69 @@ func TestExploreInterrupted(t *testing.T) {
 	assert.Contains(t, err.Error(), "interrupted after")
 	assert.Contains(t, out.String(), "stopped by interrupt")
 	assert.Contains(t, out.String(), "0 findings in what ran: INTERRUPTED")
+}
+
+// A file recorded against the in-process reference replays against a fresh one (whatever
+// PETSTORE_BASE_URL says), also a version 2 file, which says so only in its target.
+func TestReplayRecordedInProcess(t *testing.T) {
+	dir := t.TempDir()
+	seq := `"lag":"1s","finding":{"rule":"list-limit","section":"4.1 rule 1","message":"m"},"class":"deterministic",` +
+		`"workers":[[{"op":"createPet","body":"{\"name\":\"a\",\"categoryId\":1}"},{"op":"listPets"}]]`
+	files := map[string]string{
+		"v3.json": `{"format":"` + explore.ReplayFormat + `","target":"http://127.0.0.1:1/v1 (the reference, in-process)","inProcess":true,` + seq + `}`,
+		"v2.json": `{"format":"petstore-explore-replay/2","target":"http://127.0.0.1:1/v1 (the reference, in-process)",` + seq + `}`,
+	}
+	for name, content := range files {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join(dir, name)
+			require.NoError(t, os.WriteFile(file, []byte(content), 0o644))
+			env := map[string]string{"PETSTORE_BASE_URL": "http://127.0.0.1:1/v1", "PETSTORE_API_KEY": "k"}
+			code, out, errOut := runMain(t, env, "replay", file, "--replays", "2")
+			assert.Equal(t, 0, code, errOut)
+			assert.Regexp(t, `^conformance replay: http://127\.0\.0\.1:\d+/v1 \(the reference, in-process\)\n`, out)
+			assert.Contains(t, out, "a fresh reference for each run, as the finding was recorded against the reference in-process\n")
+			assert.NotContains(t, out, "127.0.0.1:1/")
+			assert.Contains(t, out, "failed 0 of 2 replays (not reproduced)")
+
+			// A --base-url needs --elsewhere.
+			code, _, errOut = runMain(t, nil, "replay", file, "--base-url", "http://127.0.0.1:1/v1", "--api-key", "k")
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut, "recorded against the reference in-process, not http://127.0.0.1:1/v1; add --elsewhere")
+		})
+	}
+}
+
+// A replay file that cannot be used is one line, exit 2.
+func TestReplayBadFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		file := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(file, []byte(content), 0o644))
+		return file
+	}
+	steps := `"lag":"1s","finding":{"rule":"r"},"class":"deterministic","workers":[[{"op":"listPets"}]]`
+	for _, tt := range []struct {
+		name, file, want string
+		args             []string
+	}{
+		{"missing", filepath.Join(dir, "nope.json"), "no such file", nil},
+		{"not JSON", write("text.json", "FINDING list-filter\n"), "invalid character", nil},
+		{"unknown format", write("v9.json", `{"format":"petstore-explore-replay/9",`+steps+`}`), `format "petstore-explore-replay/9"`, nil},
+		{"no target", write("none.json", `{"format":"`+explore.ReplayFormat+`",`+steps+`}`), "the file records no target; give one as --base-url", nil},
+		{"password", write("pw.json", `{"format":"`+explore.ReplayFormat+`","target":"http://u:xxxxx@127.0.0.1:1/v1",`+steps+`}`),
+			"had a password, which the file does not keep; give it as --base-url", nil},
+		{"no key", write("url.json", `{"format":"`+explore.ReplayFormat+`","target":"http://127.0.0.1:1/v1",`+steps+`}`), "want an API key", nil},
+		{"unreachable", filepath.Join(dir, "url.json"), "conformance replay: target unreachable", []string{"--api-key", "k"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runMain(t, nil, append([]string{"replay", tt.file}, tt.args...)...)
+			assert.Equal(t, 2, code, out)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tt.want)
+			assert.Equal(t, 1, strings.Count(errOut, "\n"), errOut)
+			assert.NotRegexp(t, doubledPrefix, errOut)
+		})
+	}
 }
 
 func TestExploreCannotBeMade(t *testing.T) {

@@ -42,6 +42,7 @@ type Bounds struct {
 type Report struct {
 	Provenance        Provenance `json:"provenance"`
 	Target            string     `json:"target"`
+	InProcess         bool       `json:"inProcess,omitempty"` // Target is the reference, in-process
 	Seed              uint64     `json:"seed"`
 	Workers           int        `json:"workers"`
 	Bounds            Bounds     `json:"bounds"`
