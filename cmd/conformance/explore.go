@@ -230,7 +230,8 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	case len(rep.Findings) > 0:
 		msg := ""
 		if f.replayFile != "" {
-			msg = fmt.Sprintf("conformance explore: shrunk sequence in %s; run it again with: conformance replay %s", f.replayFile, f.replayFile)
+			msg = fmt.Sprintf("conformance explore: shrunk sequence in %s; run it again with: %s", f.replayFile,
+				explore.ReplayCommand(f.replayFile, rep, replayFlags(fs)...))
 		}
 		if msg == "" {
 			return cli.Failed("")
@@ -246,6 +247,23 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// replayFlags are the flags given to explore that conformance replay needs too, to reach the
+// target and judge it alike, as --name=value (--base-url and the key ReplayCommand writes).
+func replayFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "spec", "ca-cert", "timeout":
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		case "insecure":
+			if f.Value.String() == "true" {
+				out = append(out, "--insecure")
+			}
+		}
+	})
+	return out
 }
 
 // givenFlags lists the flags given, as --name=value (explore.NewProvenance masks the key).

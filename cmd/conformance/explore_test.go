@@ -61,7 +61,13 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Contains(t, out, "failed 3 of 3 replays (deterministic)")
 	assert.Contains(t, out, `-H "Authorization: Bearer $PETSTORE_API_KEY"`)
 	assert.NotContains(t, out, tg.APIKey)
-	assert.Contains(t, errOut, "conformance replay "+file)
+	// The command to replay it in full: the target, the key from the environment.
+	wantCmd := "conformance replay " + file + " --base-url " + tg.BaseURL + ` --api-key "$PETSTORE_API_KEY"`
+	assert.Equal(t, "conformance explore: shrunk sequence in "+file+"; run it again with: "+wantCmd+"\n", errOut)
+	args := strings.Fields(strings.ReplaceAll(strings.TrimPrefix(wantCmd, "conformance "), `"$PETSTORE_API_KEY"`, env["PETSTORE_API_KEY"]))
+	code, out, errOut = runMain(t, nil, append(args, "--replays", "1")...)
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "failed 1 of 1 replays")
 
 	// Without --base-url, replay goes to the target the file records.
 	code, out, errOut = runMain(t, env, "replay", file, "--replays", "2")
@@ -91,9 +97,11 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Contains(t, out, "recorded by harness github.com/petstore/petstore ")
 	assert.Contains(t, out, "spec sha256 "+explore.SpecSHA256(spec.Bytes()))
 
-	code, out, _ = runMain(t, env, "explore", "--base-url", tg.BaseURL, "--api-key", tg.APIKey, "--steps", "2000", "--seed", "1",
+	code, out, errOut = runMain(t, env, "explore", "--base-url", tg.BaseURL, "--api-key", tg.APIKey, "--steps", "2000", "--seed", "1",
 		"--shrink-time", "1s", "--replays", "1", "--replay-file", file, "--format", "json")
 	require.Equal(t, 1, code)
+	assert.Contains(t, errOut, `--api-key "$PETSTORE_API_KEY"`)
+	assert.NotContains(t, errOut, tg.APIKey)
 	var rep struct {
 		Provenance struct {
 			Flags []string `json:"flags"`

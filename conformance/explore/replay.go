@@ -294,3 +294,26 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// ReplayCommand is the command line that runs the replay file again against rep's target:
+// with its base URL and the key read from $PETSTORE_API_KEY, unless the target was the
+// reference in-process, then the flags extra (as --name=value: how to reach and judge the
+// target, such as --spec or --ca-cert). The key itself never appears.
+func ReplayCommand(file string, rep *Report, extra ...string) string {
+	words := []string{"conformance", "replay", shellWord(file)}
+	if !rep.InProcess {
+		words = append(words, "--base-url", shellWord(rep.Target), "--api-key", `"`+KeyPlaceholder+`"`)
+	}
+	for _, f := range extra {
+		words = append(words, shellWord(f))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellWord is s as one shell word: bare when nothing in it is special to the shell.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%") == "" {
+		return s
+	}
+	return shellQuote(s)
+}
