@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -150,6 +151,7 @@ type exploreFlags struct {
 	seed                 uint64
 	rate                 float64
 	replayFile           string
+	adminKey             string
 }
 
 func exploreCommand(ctx context.Context, e env, args []string) error {
@@ -164,6 +166,8 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.replays, "replays", explore.DefaultReplays, "replay a shrunk finding `N` times to tell deterministic from intermittent")
 	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most `D` shrinking a finding")
 	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
+	fs.StringVar(&f.adminKey, "admin-key", "", "the target's admin `KEY` (default PETSTORE_ADMIN_KEY): a finding shrunk on the store the exploration changed "+
+		"is played once more after POST /_admin/reset, which empties the store, to see whether it reproduces on a fresh one")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -196,7 +200,7 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	defer s.stop()
 	cfg := explore.Config{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
 		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
-		Timeout: f.timeout, Fresh: s.fresh,
+		Timeout: f.timeout, Fresh: s.fresh, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
 		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
@@ -228,19 +232,39 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	}
 	switch {
 	case len(rep.Findings) > 0:
-		msg := ""
-		if f.replayFile != "" {
-			msg = fmt.Sprintf("conformance explore: shrunk sequence in %s; run it again with: %s", f.replayFile,
-				explore.ReplayCommand(f.replayFile, rep, replayFlags(fs)...))
+		var parts []string
+		if fd := rep.Findings[0]; fd.StateChanged {
+			parts = append(parts, freshNote(fd.FreshStore, f.adminKey != "" || e.getenv("PETSTORE_ADMIN_KEY") != ""))
 		}
-		if msg == "" {
+		if f.replayFile != "" {
+			parts = append(parts, fmt.Sprintf("shrunk sequence in %s; run it again with: %s", f.replayFile,
+				explore.ReplayCommand(f.replayFile, rep, replayFlags(fs)...)))
+		}
+		if len(parts) == 0 {
 			return cli.Failed("")
 		}
-		return cli.Failed("%s", msg)
+		return cli.Failed("conformance explore: %s", strings.Join(parts, "; "))
 	case rep.StoppedBy == explore.StopInterrupt:
 		return cli.Usagef("conformance explore: interrupted after %.1fs; nothing found in what ran", rep.Seconds)
 	}
 	return nil
+}
+
+// freshNote says, on the one line of a finding, that its sequence was shrunk on a store the
+// exploration had changed, and how it went after a reset.
+func freshNote(c *explore.FreshCheck, adminKey bool) string {
+	const changed = "shrunk on a store the exploration had changed"
+	switch {
+	case c == nil:
+		return changed
+	case c.Made && c.Reproduced:
+		return changed + "; it reproduced on a fresh store (after a reset)"
+	case c.Made:
+		return changed + "; it did not reproduce on a fresh store (after a reset): it needs that state"
+	case !adminKey:
+		return changed + "; the fresh-store check could not be made: no admin key (--admin-key or PETSTORE_ADMIN_KEY) to reset the target"
+	}
+	return changed + "; the fresh-store check could not be made: " + c.Reason
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -269,6 +293,12 @@ func replayFlags(fs *flag.FlagSet) []string {
 // givenFlags lists the flags given, as --name=value (explore.NewProvenance masks the key).
 func givenFlags(fs *flag.FlagSet) []string {
 	var out []string
-	fs.Visit(func(f *flag.Flag) { out = append(out, "--"+f.Name+"="+f.Value.String()) })
+	fs.Visit(func(f *flag.Flag) {
+		value := f.Value.String()
+		if f.Name == "admin-key" {
+			value = "***"
+		}
+		out = append(out, "--"+f.Name+"="+value)
+	})
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/conformance/explore/seqmutants"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -63,7 +65,9 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.NotContains(t, out, tg.APIKey)
 	// The command to replay it in full: the target, the key from the environment.
 	wantCmd := "conformance replay " + file + " --base-url " + tg.BaseURL + ` --api-key "$PETSTORE_API_KEY"`
-	assert.Equal(t, "conformance explore: shrunk sequence in "+file+"; run it again with: "+wantCmd+"\n", errOut)
+	assert.Equal(t, "conformance explore: shrunk on a store the exploration had changed; the fresh-store check could not be made: "+
+		"no admin key (--admin-key or PETSTORE_ADMIN_KEY) to reset the target; shrunk sequence in "+file+"; run it again with: "+wantCmd+"\n", errOut)
+	assert.Contains(t, out, "\n  the fresh-store check could not be made: no admin key to reset the target with (POST /_admin/reset)\n")
 	args := strings.Fields(strings.ReplaceAll(strings.TrimPrefix(wantCmd, "conformance "), `"$PETSTORE_API_KEY"`, env["PETSTORE_API_KEY"]))
 	code, out, errOut = runMain(t, nil, append(args, "--replays", "1")...)
 	assert.Equal(t, 1, code, errOut)
@@ -128,6 +132,53 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Equal(t, uint64(1), rf.Provenance.Seed)
 	assert.Contains(t, rf.Provenance.Flags, "--api-key=***")
 	assert.Contains(t, rf.Provenance.Flags, "--seed=1")
+}
+
+// With the target's admin key (flag or environment), explore resets the target and plays the
+// shrunk sequence once more; the line and the report say how it went, the admin key nowhere.
+func TestExploreFreshStoreCheck(t *testing.T) {
+	doc := spec.MustLoad()
+	const adminKey = "cmd-test-admin-key-4f0a"
+	h, err := reference.NewServer(reference.Config{APIKeys: []string{key}, AdminKey: adminKey})
+	require.NoError(t, err)
+	for _, m := range seqmutants.Catalogue() {
+		if m.Name == "filter-one-status" {
+			h = m.New(doc)(h)
+		}
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"flag", map[string]string{"PETSTORE_API_KEY": key}, []string{"--admin-key", adminKey}},
+		{"environment", map[string]string{"PETSTORE_API_KEY": key, "PETSTORE_ADMIN_KEY": adminKey}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, tt.name+".json")
+			args := append([]string{"explore", "--base-url", srv.URL + "/v1", "--steps", "2000", "--seed", "1", "--shrink-time", "3s",
+				"--replays", "2", "--replay-file", file}, tt.args...)
+			code, out, errOut := runMain(t, tt.env, args...)
+			require.Equal(t, 1, code, errOut+out)
+			assert.Regexp(t, `^conformance explore: shrunk on a store the exploration had changed; it (reproduced|did not reproduce) on a fresh store \(after a reset\)`, errOut)
+			assert.Regexp(t, `\n  on a fresh store \(after POST /_admin/reset\): (reproduced|not reproduced; the finding needs state the exploration left behind)\n`, out)
+			// The line and the report agree.
+			assert.Equal(t, strings.Contains(errOut, "it reproduced"), strings.Contains(out, "/_admin/reset): reproduced\n"))
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			for _, s := range []string{out, errOut, string(data)} {
+				assert.NotContains(t, s, adminKey)
+				assert.NotContains(t, s, key)
+			}
+			if tt.args != nil {
+				assert.Contains(t, out, "--admin-key=***")
+			}
+			assert.Contains(t, string(data), `"freshStore": {`)
+		})
+	}
 }
 
 // Ctrl-C (a cancelled context) ends the run with a report of what ran, exit 2.

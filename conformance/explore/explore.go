@@ -63,6 +63,11 @@ type Config struct {
 	// shrunk sequence then needs no state the exploration left behind. Without it every run
 	// goes to Target as it now is.
 	Fresh func() (Target, func(), error)
+	// AdminKey, when set, is the bearer token of the target's reset (POST /_admin/reset beside
+	// the base path, as the reference server offers it with its admin key). Without Fresh, a
+	// finding shrunk against the target as the exploration left it is then played once more
+	// after a reset, to see whether it needs that state. The reset empties the store.
+	AdminKey string
 }
 
 func (c *Config) defaults() error {
@@ -148,12 +153,65 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if res.trace != nil {
 			fd.Trace = res.trace
 		}
+		postCreated := shrinkCreated + post.used.Load()
+		// Without a fresh target for each run, shrinking and the replays met the store as the
+		// exploration (and the runs before) left it: the sequence may need that state.
+		if cfg.Fresh == nil && stop.created+postCreated > 0 {
+			fd.StateChanged = true
+			post = &budget{max: int64(cfg.MaxCreates)}
+			fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
+			postCreated += post.used.Load()
+		}
 		rep.PostRequests = r.c.requests.Load() - before
-		rep.PostCreated = shrinkCreated + post.used.Load()
+		rep.PostCreated = postCreated
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
 	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
+}
+
+// FreshCheck is how the shrunk sequence of a finding went when played once more after a
+// reset of the target.
+type FreshCheck struct {
+	// Made says that the target was reset and the sequence played; Reason says why not.
+	Made       bool       `json:"made"`
+	Reproduced bool       `json:"reproduced"`
+	Violation  *Violation `json:"violation,omitempty"`
+	Reason     string     `json:"reason,omitempty"`
+}
+
+// Line says how the check went, for a person.
+func (c *FreshCheck) Line() string {
+	switch {
+	case c == nil:
+		return ""
+	case !c.Made:
+		return "the fresh-store check could not be made: " + c.Reason
+	case c.Reproduced:
+		return "on a fresh store (after POST " + resetPath + "): reproduced"
+	}
+	return "on a fresh store (after POST " + resetPath + "): not reproduced; the finding needs state the exploration left behind"
+}
+
+// freshCheck resets the target and plays seq once, as on a fresh target (the same first
+// request first).
+func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence) *FreshCheck {
+	if ctx.Err() != nil {
+		return &FreshCheck{Reason: "interrupted"}
+	}
+	if cfg.AdminKey == "" {
+		return &FreshCheck{Reason: "no admin key to reset the target with (POST " + resetPath + ")"}
+	}
+	if err := r.reset(ctx, cfg.AdminKey); err != nil {
+		return &FreshCheck{Reason: err.Error()}
+	}
+	own := *r
+	own.fresh = func() (Target, func(), error) { return r.t, func() {}, nil } // reset already
+	res := replay(ctx, &own, cfg.Lag, creates, seq, 1)
+	if res.err != nil {
+		return &FreshCheck{Reason: "after the reset: " + res.err.Error()}
+	}
+	return &FreshCheck{Made: true, Reproduced: res.failed > 0, Violation: res.violation}
 }
 
 // preflight asks for a listing: no answer or a 401 means the run cannot be made.

@@ -18,7 +18,8 @@ import (
 
 // ReplayFormat names the replay file format and its version. Version 2 added the timeline
 // (the schedule of several workers), the run's clock and the replays' count; version 3
-// whether the target was the in-process reference. Versions 1 and 2 still read (a version 1
+// whether the target was the in-process reference, and whether the sequence was shrunk on a
+// store the exploration had changed, with how it went on a fresh one. Versions 1 and 2 still read (a version 1
 // file's workers run in lockstep; an in-process target is told by its InProcessNote).
 const (
 	ReplayFormat   = "petstore-explore-replay/3"
@@ -46,13 +47,17 @@ type ReplayFile struct {
 	// Replays and ReplaysFailed are the replays explore made of the sequence before writing it.
 	Replays       int `json:"replays,omitempty"`
 	ReplaysFailed int `json:"replaysFailed,omitempty"`
+	// StateChanged and FreshStore are the finding's (see Finding).
+	StateChanged bool        `json:"stateChanged,omitempty"`
+	FreshStore   *FreshCheck `json:"freshStore,omitempty"`
 	Sequence
 }
 
 // NewReplayFile is the replay file of a finding of rep.
 func NewReplayFile(rep *Report, f Finding) ReplayFile {
 	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, InProcess: rep.InProcess, Lag: rep.Bounds.Lag, Now: rep.Now,
-		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed, Sequence: f.Shrunk}
+		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed,
+		StateChanged: f.StateChanged, FreshStore: f.FreshStore, Sequence: f.Shrunk}
 }
 
 // WriteReplayFile writes rf to path, creating its directory.
@@ -208,6 +213,9 @@ type ReplayReport struct {
 	// RecordedClass and RecordedLine are how explore's replays of the sequence went.
 	RecordedClass string `json:"recordedClass,omitempty"`
 	RecordedLine  string `json:"recordedLine,omitempty"`
+	// RecordedStateChanged and RecordedFreshStore are the file's StateChanged and FreshStore.
+	RecordedStateChanged bool        `json:"recordedStateChanged,omitempty"`
+	RecordedFreshStore   *FreshCheck `json:"recordedFreshStore,omitempty"`
 }
 
 // Replay runs the file's sequence cfg.Times times against the target, each run as explore ran
@@ -239,7 +247,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
 		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class,
-		InProcess: cfg.InProcess, RecordedTarget: rf.Target}
+		InProcess: cfg.InProcess, RecordedTarget: rf.Target, RecordedStateChanged: rf.StateChanged, RecordedFreshStore: rf.FreshStore}
 	if cfg.InProcess {
 		out.Target += InProcessNote
 		out.Elsewhere = !rf.RecordedInProcess()
@@ -283,6 +291,9 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	if rr.RecordedLine != "" {
 		fmt.Fprintf(&b, "  when recorded: %s\n", rr.RecordedLine)
 	}
+	if rr.RecordedStateChanged {
+		fmt.Fprintf(&b, "  when recorded: %s\n", strings.Join(nonEmpty(stateChangedLine, rr.RecordedFreshStore.Line()), "; "))
+	}
 	fmt.Fprintf(&b, "%s; %d requests, %d animals created\n", replayLine(rr.Failed, rr.Runs, rr.Class, rr.ClassNote), rr.Requests, rr.Created)
 	if rr.Stopped != "" {
 		fmt.Fprintf(&b, "  stopped early: %s\n", rr.Stopped)
@@ -316,4 +327,14 @@ func shellWord(s string) string {
 		return s
 	}
 	return shellQuote(s)
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
