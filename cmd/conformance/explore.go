@@ -167,7 +167,7 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most `D` shrinking a finding")
 	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
 	fs.StringVar(&f.adminKey, "admin-key", "", "the target's admin `KEY` (default PETSTORE_ADMIN_KEY): a finding shrunk on the store the exploration changed "+
-		"is played once more after POST /_admin/reset, which empties the store, to see whether it reproduces on a fresh one")
+		"is played once more after POST /_admin/reset (the store back as it started) to see whether it reproduces on a fresh one")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil

@@ -66,7 +66,8 @@ type Config struct {
 	// AdminKey, when set, is the bearer token of the target's reset (POST /_admin/reset beside
 	// the base path, as the reference server offers it with its admin key). Without Fresh, a
 	// finding shrunk against the target as the exploration left it is then played once more
-	// after a reset, to see whether it needs that state. The reset empties the store.
+	// after a reset, to see whether it needs that state. The reset puts the store back as it
+	// started (the reference: its seed animals).
 	AdminKey string
 }
 
