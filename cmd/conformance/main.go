@@ -10,6 +10,7 @@
 //	conformance proxy --upstream URL [--listen ADDR] [--spec FILE] [--fail-on-violation] [--record FILE.har]
 //	conformance check-har FILE.har [--spec FILE] [--host HOST]
 //	conformance explore [--duration D] [--steps N] [--workers W] [--seed S] [--max-creates N] [--rate R] [--lag D] [--replay-file FILE]
+//	                    [--admin-key KEY]
 //	conformance replay FILE [--replays N] [--base-url URL [--elsewhere]] [--api-key KEY]
 //	conformance --version
 //
