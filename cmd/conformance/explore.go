@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -32,16 +33,16 @@ type targetFlags struct {
 
 func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
-	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
-	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request `timeout`")
+	fs.StringVar(&f.apiKey, "api-key", "", "send `KEY` as the bearer token; default PETSTORE_API_KEY")
+	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request timeout `D`, a duration such as 30s")
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	fs.StringVar(&f.now, "now", "", "the run's clock, `DATE` as 2006-01-02 or RFC 3339 (decides whether getPet is gone)")
-	fs.StringVar(&f.format, "format", "text", "report `format`: text or json")
+	fs.StringVar(&f.format, "format", "text", "report `FORMAT`: text or json")
 	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
 	fs.IntVar(&f.maxCreates, "max-creates", explore.DefaultMaxCreates, "create at most `N` animals exploring (shrinking and the replays may create as many again each)")
-	fs.DurationVar(&f.lag, "lag", lag, "how long a new animal may stay missing from listings and getPet (`duration`)")
+	fs.DurationVar(&f.lag, "lag", lag, "a new animal may stay missing from listings and getPet for `D`, a duration such as 2s")
 }
 
 // session is what the shared flags resolve to.
@@ -72,6 +73,12 @@ func (f *targetFlags) check(cmd string) error {
 // open loads the spec, builds the client and finds the target: the URL given, or a reference
 // started in-process (then every replay gets a fresh one too).
 func (f *targetFlags) open(cmd string, e env) (*session, error) {
+	return f.openAt(cmd, e, first(f.baseURL, e.getenv("PETSTORE_BASE_URL")))
+}
+
+// openAt is open with the target's base URL decided by the caller ("": the reference,
+// in-process).
+func (f *targetFlags) openAt(cmd string, e env, baseURL string) (*session, error) {
 	s := &session{stop: func() {}}
 	var data []byte
 	var err error
@@ -94,7 +101,7 @@ func (f *targetFlags) open(cmd string, e env) (*session, error) {
 	if err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
-	s.target = explore.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
+	s.target = explore.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
 	if s.target.BaseURL != "" {
 		if s.target.APIKey == "" {
 			return nil, cli.Usagef("conformance %s: want an API key (--api-key or PETSTORE_API_KEY)", cmd)
@@ -144,20 +151,23 @@ type exploreFlags struct {
 	seed                 uint64
 	rate                 float64
 	replayFile           string
+	adminKey             string
 }
 
 func exploreCommand(ctx context.Context, e env, args []string) error {
 	var f exploreFlags
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	f.register(fs, explore.DefaultLag)
-	fs.DurationVar(&f.duration, "duration", 0, "explore for this `long` (default 30s when --steps is not given either)")
+	fs.DurationVar(&f.duration, "duration", 0, "explore for `D`, a duration such as 60s or 5m (default 30s when --steps is not given either)")
 	fs.IntVar(&f.steps, "steps", 0, "explore for at most `N` steps of all workers together")
-	fs.IntVar(&f.workers, "workers", 4, "concurrent clients, each with its own sequence (`W`)")
-	fs.Uint64Var(&f.seed, "seed", 0, "seed of the sequences (`S`); default a random one, printed in the report")
+	fs.IntVar(&f.workers, "workers", 4, "`W` concurrent clients, each with its own sequence")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed `S` of the sequences; default a random one, printed in the report")
 	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests per second across all workers (0: as fast as the target answers)")
 	fs.IntVar(&f.replays, "replays", explore.DefaultReplays, "replay a shrunk finding `N` times to tell deterministic from intermittent")
-	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most this `long` shrinking a finding")
+	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most `D` shrinking a finding")
 	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
+	fs.StringVar(&f.adminKey, "admin-key", "", "the target's admin `KEY` (default PETSTORE_ADMIN_KEY): a finding shrunk on the store the exploration changed "+
+		"is played once more after POST /_admin/reset (the store back as it started) to see whether it reproduces on a fresh one")
 	if err := parseFlags(fs, args, e); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -190,14 +200,15 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	defer s.stop()
 	cfg := explore.Config{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
 		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
-		Timeout: f.timeout, Fresh: s.fresh,
+		Timeout: f.timeout, Fresh: s.fresh, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
 		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
 		return unable("explore", err)
 	}
 	if s.fresh != nil {
-		rep.Target += " (the reference, in-process)"
+		rep.Target += explore.InProcessNote
+		rep.InProcess = true
 	}
 	if len(rep.Findings) > 0 && f.replayFile != "" {
 		if err := explore.WriteReplayFile(f.replayFile, explore.NewReplayFile(rep, rep.Findings[0])); err != nil {
@@ -221,18 +232,39 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	}
 	switch {
 	case len(rep.Findings) > 0:
-		msg := ""
-		if f.replayFile != "" {
-			msg = fmt.Sprintf("conformance explore: shrunk sequence in %s; run it again with: conformance replay %s", f.replayFile, f.replayFile)
+		var parts []string
+		if fd := rep.Findings[0]; fd.StateChanged {
+			parts = append(parts, freshNote(fd.FreshStore, f.adminKey != "" || e.getenv("PETSTORE_ADMIN_KEY") != ""))
 		}
-		if msg == "" {
+		if f.replayFile != "" {
+			parts = append(parts, fmt.Sprintf("shrunk sequence in %s; run it again with: %s", f.replayFile,
+				explore.ReplayCommand(f.replayFile, rep, replayFlags(fs)...)))
+		}
+		if len(parts) == 0 {
 			return cli.Failed("")
 		}
-		return cli.Failed("%s", msg)
+		return cli.Failed("conformance explore: %s", strings.Join(parts, "; "))
 	case rep.StoppedBy == explore.StopInterrupt:
 		return cli.Usagef("conformance explore: interrupted after %.1fs; nothing found in what ran", rep.Seconds)
 	}
 	return nil
+}
+
+// freshNote says, on the one line of a finding, that its sequence was shrunk on a store the
+// exploration had changed, and how it went after a reset.
+func freshNote(c *explore.FreshCheck, adminKey bool) string {
+	const changed = "shrunk on a store the exploration had changed"
+	switch {
+	case c == nil:
+		return changed
+	case c.Made && c.Reproduced:
+		return changed + "; it reproduced on a fresh store (after a reset)"
+	case c.Made:
+		return changed + "; it did not reproduce on a fresh store (after a reset): it needs that state"
+	case !adminKey:
+		return changed + "; the fresh-store check could not be made: no admin key (--admin-key or PETSTORE_ADMIN_KEY) to reset the target"
+	}
+	return changed + "; the fresh-store check could not be made: " + c.Reason
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -241,9 +273,32 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// replayFlags are the flags given to explore that conformance replay needs too, to reach the
+// target and judge it alike, as --name=value (--base-url and the key ReplayCommand writes).
+func replayFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "spec", "ca-cert", "timeout":
+			out = append(out, "--"+f.Name+"="+f.Value.String())
+		case "insecure":
+			if f.Value.String() == "true" {
+				out = append(out, "--insecure")
+			}
+		}
+	})
+	return out
+}
+
 // givenFlags lists the flags given, as --name=value (explore.NewProvenance masks the key).
 func givenFlags(fs *flag.FlagSet) []string {
 	var out []string
-	fs.Visit(func(f *flag.Flag) { out = append(out, "--"+f.Name+"="+f.Value.String()) })
+	fs.Visit(func(f *flag.Flag) {
+		value := f.Value.String()
+		if f.Name == "admin-key" {
+			value = "***"
+		}
+		out = append(out, "--"+f.Name+"="+value)
+	})
 	return out
 }

@@ -10,7 +10,8 @@
 //	conformance proxy --upstream URL [--listen ADDR] [--spec FILE] [--fail-on-violation] [--record FILE.har]
 //	conformance check-har FILE.har [--spec FILE] [--host HOST]
 //	conformance explore [--duration D] [--steps N] [--workers W] [--seed S] [--max-creates N] [--rate R] [--lag D] [--replay-file FILE]
-//	conformance replay FILE [--replays N] [--base-url URL] [--api-key KEY]
+//	                    [--admin-key KEY]
+//	conformance replay FILE [--replays N] [--base-url URL [--elsewhere]] [--api-key KEY]
 //	conformance --version
 //
 // Without --base-url, run starts the reference server in-process on a loopback port and
@@ -73,7 +74,11 @@ func commands() []command {
 		{"check-har", "FILE.har [flags]", "check recorded traffic (a HAR file) against the spec",
 			"Exit 1 on a violation; 2 when the file holds nothing under the base path.", checkHARCommand},
 		{"explore", "[flags]", "random concurrent sequences checked against a model of the document; shrinks what fails", "", exploreCommand},
-		{"replay", "FILE [flags]", "run a replay file that explore wrote, to see whether its finding reproduces", "", replayCommand},
+		{"replay", "FILE [flags]", "run a replay file that explore wrote, to see whether its finding reproduces",
+			"It replays against the target the file records (PETSTORE_BASE_URL is not read), or against a fresh\n" +
+				"reference in-process for each run when the file was recorded in-process. A --base-url other than\n" +
+				"the recorded one needs --elsewhere, and the report then says so. Exit 0: not reproduced; 1: at\n" +
+				"least one run failed; 2: the replay could not be made (a missing or bad file, a refused target).", replayCommand},
 	}
 }
 

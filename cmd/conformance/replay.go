@@ -15,8 +15,13 @@ import (
 func replayCommand(ctx context.Context, e env, args []string) error {
 	var f targetFlags
 	var times int
+	var elsewhere bool
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	f.register(fs, 0)
+	fs.Lookup("base-url").Usage = "replay against the service at this base `URL` instead of the target the file records (with --elsewhere when it differs)"
+	fs.Lookup("max-creates").Usage = "create at most `N` animals in all the runs together"
+	fs.Lookup("lag").Usage = "a new animal may stay missing from listings and getPet for `D` (default the lag the file records)"
+	fs.BoolVar(&elsewhere, "elsewhere", false, "allow a --base-url other than the target the file records; the report says it was replayed elsewhere")
 	fs.IntVar(&times, "replays", explore.DefaultReplays, "run the sequence `N` times")
 	var file string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -37,17 +42,24 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 	if times < 1 {
 		return cli.Usagef("conformance replay: --replays must be at least 1")
 	}
+	if elsewhere && f.baseURL == "" {
+		return cli.Usagef("conformance replay: --elsewhere needs the --base-url to replay against")
+	}
 	rf, err := explore.ReadReplayFile(file)
 	if err != nil {
 		return cli.Usagef("conformance replay: %v", err)
 	}
-	s, err := f.open("replay", e)
+	baseURL, err := replayTarget(rf, f.baseURL, elsewhere)
+	if err != nil {
+		return cli.Usagef("conformance replay: %s: %v", file, err)
+	}
+	s, err := f.openAt("replay", e, baseURL)
 	if err != nil {
 		return err
 	}
 	defer s.stop()
 	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: times,
-		Timeout: f.timeout, MaxCreates: f.maxCreates, Fresh: s.fresh,
+		Timeout: f.timeout, MaxCreates: f.maxCreates, Fresh: s.fresh, InProcess: s.fresh != nil,
 		Provenance: explore.NewProvenance(s.specHash, rf.Provenance.Seed, givenFlags(fs), s.target.APIKey)}, rf)
 	if err != nil {
 		return unable("replay", err)
@@ -78,4 +90,24 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 		return cli.Usagef("conformance replay: no run could be made: %s", rr.Stopped)
 	}
 	return nil
+}
+
+// replayTarget is the base URL a replay goes to ("": a fresh reference, in-process): the
+// target the file records, unless --base-url names another, which --elsewhere must allow.
+// PETSTORE_BASE_URL is not read: the file says where its finding was made.
+func replayTarget(rf explore.ReplayFile, given string, elsewhere bool) (string, error) {
+	recorded, err := rf.Recorded()
+	switch {
+	case given != "" && (elsewhere || rf.SameTarget(given)):
+		return given, nil
+	case given != "" && rf.RecordedInProcess():
+		return "", errors.New("recorded against the reference in-process, not " + given + "; add --elsewhere to replay it there")
+	case given != "":
+		return "", errors.New("recorded against " + first(rf.Target, "no target") + ", not " + given + "; add --elsewhere to replay it there")
+	case err != nil:
+		return "", errors.New(err.Error() + "; give it as --base-url")
+	case recorded == "" && !rf.RecordedInProcess():
+		return "", errors.New("the file records no target; give one as --base-url and add --elsewhere")
+	}
+	return recorded, nil
 }

@@ -256,29 +256,44 @@ func (r *runner) resolve(w *worker, st Step) (method, rel string, ok bool) {
 	return http.MethodGet, "/pets/" + pathEscape(id), true
 }
 
+// send sends a step's request: its body for a POST, the key its Auth says.
 func (r *runner) send(ctx context.Context, method, url string, st Step) (int, http.Header, []byte, error) {
+	var body *string
+	if method == http.MethodPost {
+		body = &st.Body
+	}
+	auth := ""
+	switch st.Auth {
+	case "":
+		auth = "Bearer " + r.t.APIKey
+	case authWrong:
+		auth = "Bearer " + wrongKey
+	}
+	return r.do(ctx, method, url, body, auth)
+}
+
+// do sends one request (a JSON body when body is set, auth as its Authorization header when
+// not empty), paced and bounded as every request of the run, and reads the answer, capped.
+func (r *runner) do(ctx context.Context, method, url string, body *string, auth string) (int, http.Header, []byte, error) {
 	if err := r.limit.wait(ctx); err != nil {
 		return 0, nil, nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	var body io.Reader
-	if method == http.MethodPost {
-		body = strings.NewReader(st.Body)
+	var rd io.Reader
+	if body != nil {
+		rd = strings.NewReader(*body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	if method == http.MethodPost {
+	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
-	switch st.Auth {
-	case "":
-		req.Header.Set("Authorization", "Bearer "+r.t.APIKey)
-	case authWrong:
-		req.Header.Set("Authorization", "Bearer "+wrongKey)
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
 	}
 	client := r.t.Client
 	if client == nil {
@@ -298,6 +313,23 @@ func (r *runner) send(ctx context.Context, method, url string, st Step) (int, ht
 		return 0, nil, nil, fmt.Errorf("answer body longer than %d bytes", maxBody)
 	}
 	return resp.StatusCode, resp.Header, b, nil
+}
+
+// resetPath is the reference server's reset, beside the base path: it empties the store.
+const resetPath = "/_admin/reset"
+
+// reset asks the target to start again from an empty store (POST /_admin/reset with the
+// admin key, as the reference server offers it); the error says why it did not.
+func (r *runner) reset(ctx context.Context, adminKey string) error {
+	root := strings.TrimSuffix(strings.TrimRight(r.t.BaseURL, "/"), r.f.Base)
+	status, _, _, err := r.do(ctx, http.MethodPost, root+resetPath, nil, "Bearer "+adminKey)
+	switch {
+	case err != nil:
+		return fmt.Errorf("POST %s got no answer: %s", resetPath, r.redact(err.Error()))
+	case status/100 != 2:
+		return fmt.Errorf("POST %s answered %d", resetPath, status)
+	}
+	return nil
 }
 
 // basic holds every answer to what holds whatever the step: no 5xx, every 4xx an Error

@@ -63,6 +63,12 @@ type Config struct {
 	// shrunk sequence then needs no state the exploration left behind. Without it every run
 	// goes to Target as it now is.
 	Fresh func() (Target, func(), error)
+	// AdminKey, when set, is the bearer token of the target's reset (POST /_admin/reset beside
+	// the base path, as the reference server offers it with its admin key). Without Fresh, a
+	// finding shrunk against the target as the exploration left it is then played once more
+	// after a reset, to see whether it needs that state. The reset puts the store back as it
+	// started (the reference: its seed animals).
+	AdminKey string
 }
 
 func (c *Config) defaults() error {
@@ -70,10 +76,10 @@ func (c *Config) defaults() error {
 		c.Workers = 1
 	}
 	if c.Duration <= 0 && c.Steps <= 0 {
-		return errors.New("explore: want a duration or a number of steps")
+		return errors.New("want a duration or a number of steps")
 	}
 	if c.Lag < 0 || c.MaxCreates < 0 || c.Rate < 0 || c.Replays < 0 {
-		return errors.New("explore: the lag, the budget of creates, the rate and the replays cannot be negative")
+		return errors.New("the lag, the budget of creates, the rate and the replays cannot be negative")
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
@@ -148,12 +154,65 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if res.trace != nil {
 			fd.Trace = res.trace
 		}
+		postCreated := shrinkCreated + post.used.Load()
+		// Without a fresh target for each run, shrinking and the replays met the store as the
+		// exploration (and the runs before) left it: the sequence may need that state.
+		if cfg.Fresh == nil && stop.created+postCreated > 0 {
+			fd.StateChanged = true
+			post = &budget{max: int64(cfg.MaxCreates)}
+			fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
+			postCreated += post.used.Load()
+		}
 		rep.PostRequests = r.c.requests.Load() - before
-		rep.PostCreated = shrinkCreated + post.used.Load()
+		rep.PostCreated = postCreated
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
 	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
+}
+
+// FreshCheck is how the shrunk sequence of a finding went when played once more after a
+// reset of the target.
+type FreshCheck struct {
+	// Made says that the target was reset and the sequence played; Reason says why not.
+	Made       bool       `json:"made"`
+	Reproduced bool       `json:"reproduced"`
+	Violation  *Violation `json:"violation,omitempty"`
+	Reason     string     `json:"reason,omitempty"`
+}
+
+// Line says how the check went, for a person.
+func (c *FreshCheck) Line() string {
+	switch {
+	case c == nil:
+		return ""
+	case !c.Made:
+		return "the fresh-store check could not be made: " + c.Reason
+	case c.Reproduced:
+		return "on a fresh store (after POST " + resetPath + "): reproduced"
+	}
+	return "on a fresh store (after POST " + resetPath + "): not reproduced; the finding needs state the exploration left behind"
+}
+
+// freshCheck resets the target and plays seq once, as on a fresh target (the same first
+// request first).
+func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence) *FreshCheck {
+	if ctx.Err() != nil {
+		return &FreshCheck{Reason: "interrupted"}
+	}
+	if cfg.AdminKey == "" {
+		return &FreshCheck{Reason: "no admin key to reset the target with (POST " + resetPath + ")"}
+	}
+	if err := r.reset(ctx, cfg.AdminKey); err != nil {
+		return &FreshCheck{Reason: err.Error()}
+	}
+	own := *r
+	own.fresh = func() (Target, func(), error) { return r.t, func() {}, nil } // reset already
+	res := replay(ctx, &own, cfg.Lag, creates, seq, 1)
+	if res.err != nil {
+		return &FreshCheck{Reason: "after the reset: " + res.err.Error()}
+	}
+	return &FreshCheck{Made: true, Reproduced: res.failed > 0, Violation: res.violation}
 }
 
 // preflight asks for a listing: no answer or a 401 means the run cannot be made.
@@ -161,9 +220,9 @@ func (r *runner) preflight(ctx context.Context) error {
 	status, _, _, err := r.send(ctx, http.MethodGet, r.t.BaseURL+"/pets", Step{Op: opList})
 	switch {
 	case err != nil:
-		return fmt.Errorf("explore: %w: %s", ErrUnreachable, r.redact(err.Error()))
+		return fmt.Errorf("%w: %s", ErrUnreachable, r.redact(err.Error()))
 	case status == http.StatusUnauthorized:
-		return fmt.Errorf("explore: %w (401 to GET /pets)", ErrKeyRefused)
+		return fmt.Errorf("%w (401 to GET /pets)", ErrKeyRefused)
 	}
 	return nil
 }
@@ -374,7 +433,7 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 	if r.fresh != nil {
 		t, stop, err := r.fresh()
 		if err != nil {
-			return nil, nil, fmt.Errorf("explore: a fresh target: %w", err)
+			return nil, nil, fmt.Errorf("a fresh target: %w", err)
 		}
 		defer stop()
 		own := *r

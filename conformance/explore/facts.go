@@ -63,7 +63,7 @@ type Facts struct {
 func LoadFacts(doc *openapi3.T, now time.Time) (*Facts, error) {
 	sf, err := spec.ReadFacts(doc)
 	if err != nil {
-		return nil, fmt.Errorf("explore: %w", err)
+		return nil, err
 	}
 	return FactsFrom(sf, now)
 }
@@ -81,11 +81,11 @@ func FactsFrom(sf *spec.Facts, now time.Time) (*Facts, error) {
 	}
 	f.GetGone = f.Ops[opGet].Gone(now)
 	if p := f.Ops[opList].Op.Parameters.GetByInAndName(openapi3.ParameterInQuery, paramStatus); p == nil {
-		return nil, fmt.Errorf("explore: %s has no query parameter %q", opList, paramStatus)
+		return nil, fmt.Errorf("%s has no query parameter %q", opList, paramStatus)
 	}
 	for _, name := range []string{fieldName, fieldCategory, fieldStatus} {
 		if f.NewPet.Properties[name] == nil {
-			return nil, fmt.Errorf("explore: the %s body has no property %q", opCreate, name)
+			return nil, fmt.Errorf("the %s body has no property %q", opCreate, name)
 		}
 	}
 	for _, name := range f.NewPet.Required {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,18 @@ import (
 )
 
 // ReplayFormat names the replay file format and its version. Version 2 added the timeline
-// (the schedule of several workers), the run's clock and the replays' count; a version 1
-// file still reads, its workers running in lockstep.
+// (the schedule of several workers), the run's clock and the replays' count; version 3
+// whether the target was the in-process reference, and whether the sequence was shrunk on a
+// store the exploration had changed, with how it went on a fresh one. Versions 1 and 2 still read (a version 1
+// file's workers run in lockstep; an in-process target is told by its InProcessNote).
 const (
-	ReplayFormat   = "petstore-explore-replay/2"
+	ReplayFormat   = "petstore-explore-replay/3"
+	replayFormatV2 = "petstore-explore-replay/2"
 	replayFormatV1 = "petstore-explore-replay/1"
 )
+
+// InProcessNote follows the URL of a target that is the reference started in-process.
+const InProcessNote = " (the reference, in-process)"
 
 // ReplayFile is a shrunk failing sequence with what is needed to run it again: the lag the
 // model allowed, the run's clock when one was given, the violation it met and how its
@@ -30,21 +37,27 @@ type ReplayFile struct {
 	Format     string     `json:"format"`
 	Provenance Provenance `json:"provenance"`
 	Target     string     `json:"target"`
-	Lag        string     `json:"lag"`
-	Now        string     `json:"now,omitempty"`
-	Finding    Violation  `json:"finding"`
-	Class      string     `json:"class"`
-	ClassNote  string     `json:"classNote,omitempty"`
+	// InProcess says that Target was the reference started in-process (its URL is gone).
+	InProcess bool      `json:"inProcess,omitempty"`
+	Lag       string    `json:"lag"`
+	Now       string    `json:"now,omitempty"`
+	Finding   Violation `json:"finding"`
+	Class     string    `json:"class"`
+	ClassNote string    `json:"classNote,omitempty"`
 	// Replays and ReplaysFailed are the replays explore made of the sequence before writing it.
 	Replays       int `json:"replays,omitempty"`
 	ReplaysFailed int `json:"replaysFailed,omitempty"`
+	// StateChanged and FreshStore are the finding's (see Finding).
+	StateChanged bool        `json:"stateChanged,omitempty"`
+	FreshStore   *FreshCheck `json:"freshStore,omitempty"`
 	Sequence
 }
 
 // NewReplayFile is the replay file of a finding of rep.
 func NewReplayFile(rep *Report, f Finding) ReplayFile {
-	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, Lag: rep.Bounds.Lag, Now: rep.Now,
-		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed, Sequence: f.Shrunk}
+	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, InProcess: rep.InProcess, Lag: rep.Bounds.Lag, Now: rep.Now,
+		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed,
+		StateChanged: f.StateChanged, FreshStore: f.FreshStore, Sequence: f.Shrunk}
 }
 
 // WriteReplayFile writes rf to path, creating its directory.
@@ -74,7 +87,7 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
-	if rf.Format != ReplayFormat && rf.Format != replayFormatV1 {
+	if rf.Format != ReplayFormat && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
 		return rf, fmt.Errorf("replay file %s: format %q, want %q", path, rf.Format, ReplayFormat)
 	}
 	if rf.Len() == 0 {
@@ -98,6 +111,33 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 		}
 	}
 	return rf, nil
+}
+
+// RecordedInProcess says whether the file was recorded against the reference started
+// in-process (a file older than version 3 says so by its target's InProcessNote).
+func (rf ReplayFile) RecordedInProcess() bool {
+	return rf.InProcess || strings.HasSuffix(rf.Target, InProcessNote)
+}
+
+// Recorded is the base URL the file was recorded against, for a target given by URL: "" for
+// the in-process reference, or when the file records none. The error says why the URL
+// cannot be used as it stands (a password the file does not keep).
+func (rf ReplayFile) Recorded() (string, error) {
+	if rf.RecordedInProcess() || rf.Target == "" {
+		return "", nil
+	}
+	if u, err := url.Parse(rf.Target); err != nil || u.Scheme == "" || u.Host == "" {
+		return "", fmt.Errorf("the recorded target %q is no URL", rf.Target)
+	} else if _, has := u.User.Password(); has {
+		return "", fmt.Errorf("the recorded target %s had a password, which the file does not keep", rf.Target)
+	}
+	return rf.Target, nil
+}
+
+// SameTarget says whether baseURL is the target the file was recorded against (the password
+// of a URL aside, which the file does not keep).
+func (rf ReplayFile) SameTarget(baseURL string) bool {
+	return !rf.RecordedInProcess() && rf.Target != "" && strings.TrimRight(redactURL(baseURL), "/") == strings.TrimRight(rf.Target, "/")
 }
 
 func checkStep(steps []Step, i int, st Step) error {
@@ -144,6 +184,9 @@ type ReplayConfig struct {
 	Fresh func() (Target, func(), error)
 	// Provenance of the replay (its harness, spec and flags) is copied into the report.
 	Provenance Provenance
+	// InProcess says that Target is the reference started in-process (with Fresh, a new one
+	// for each run).
+	InProcess bool
 }
 
 // ReplayReport is what the runs of a replay file met.
@@ -152,19 +195,27 @@ type ReplayReport struct {
 	// Recorded is the provenance of the explore run that wrote the file.
 	Recorded  Provenance `json:"recorded"`
 	Target    string     `json:"target"`
-	Expected  Violation  `json:"expected"`
-	Runs      int        `json:"runs"`
-	Failed    int        `json:"failed"`
-	Class     string     `json:"class"`
-	Violation *Violation `json:"violation,omitempty"` // of the first failing run
-	Trace     []Exchange `json:"trace,omitempty"`
-	Requests  int64      `json:"requests"`
-	Created   int64      `json:"created"`
-	Stopped   string     `json:"stopped,omitempty"` // why fewer runs than asked were made
-	ClassNote string     `json:"classNote,omitempty"`
+	InProcess bool       `json:"inProcess,omitempty"`
+	// RecordedTarget is the target the file was recorded against; Elsewhere says that this
+	// replay went to another.
+	RecordedTarget string     `json:"recordedTarget,omitempty"`
+	Elsewhere      bool       `json:"elsewhere,omitempty"`
+	Expected       Violation  `json:"expected"`
+	Runs           int        `json:"runs"`
+	Failed         int        `json:"failed"`
+	Class          string     `json:"class"`
+	Violation      *Violation `json:"violation,omitempty"` // of the first failing run
+	Trace          []Exchange `json:"trace,omitempty"`
+	Requests       int64      `json:"requests"`
+	Created        int64      `json:"created"`
+	Stopped        string     `json:"stopped,omitempty"` // why fewer runs than asked were made
+	ClassNote      string     `json:"classNote,omitempty"`
 	// RecordedClass and RecordedLine are how explore's replays of the sequence went.
 	RecordedClass string `json:"recordedClass,omitempty"`
 	RecordedLine  string `json:"recordedLine,omitempty"`
+	// RecordedStateChanged and RecordedFreshStore are the file's StateChanged and FreshStore.
+	RecordedStateChanged bool        `json:"recordedStateChanged,omitempty"`
+	RecordedFreshStore   *FreshCheck `json:"recordedFreshStore,omitempty"`
 }
 
 // Replay runs the file's sequence cfg.Times times against the target, each run as explore ran
@@ -195,7 +246,14 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
 	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
-		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class}
+		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class,
+		InProcess: cfg.InProcess, RecordedTarget: rf.Target, RecordedStateChanged: rf.StateChanged, RecordedFreshStore: rf.FreshStore}
+	if cfg.InProcess {
+		out.Target += InProcessNote
+		out.Elsewhere = !rf.RecordedInProcess()
+	} else {
+		out.Elsewhere = !rf.SameTarget(cfg.Target.BaseURL)
+	}
 	if out.Class == Intermittent && rf.Class == Intermittent {
 		out.ClassNote = rf.ClassNote
 		if res.failed == res.runs {
@@ -215,6 +273,14 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "conformance replay: %s\n", rr.Target)
+	switch {
+	case rr.Elsewhere && rr.RecordedTarget != "":
+		fmt.Fprintf(&b, "  replayed elsewhere: the finding was recorded against %s\n", rr.RecordedTarget)
+	case rr.Elsewhere:
+		b.WriteString("  replayed elsewhere: the file records no target\n")
+	case rr.InProcess:
+		b.WriteString("  a fresh reference for each run, as the finding was recorded against the reference in-process\n")
+	}
 	writeProvenance(&b, rr.Provenance)
 	fmt.Fprintf(&b, "  recorded finding: %s (section %s): %s\n", rr.Expected.Rule, rr.Expected.Section, rr.Expected.Message)
 	fmt.Fprintf(&b, "  recorded by harness %s, spec sha256 %s, seed %d, flags: %s\n", rr.Recorded.Harness, rr.Recorded.SpecSHA256,
@@ -224,6 +290,9 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	}
 	if rr.RecordedLine != "" {
 		fmt.Fprintf(&b, "  when recorded: %s\n", rr.RecordedLine)
+	}
+	if rr.RecordedStateChanged {
+		fmt.Fprintf(&b, "  when recorded: %s\n", strings.Join(nonEmpty(stateChangedLine, rr.RecordedFreshStore.Line()), "; "))
 	}
 	fmt.Fprintf(&b, "%s; %d requests, %d animals created\n", replayLine(rr.Failed, rr.Runs, rr.Class, rr.ClassNote), rr.Requests, rr.Created)
 	if rr.Stopped != "" {
@@ -235,4 +304,37 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ReplayCommand is the command line that runs the replay file again against rep's target:
+// with its base URL and the key read from $PETSTORE_API_KEY, unless the target was the
+// reference in-process, then the flags extra (as --name=value: how to reach and judge the
+// target, such as --spec or --ca-cert). The key itself never appears.
+func ReplayCommand(file string, rep *Report, extra ...string) string {
+	words := []string{"conformance", "replay", shellWord(file)}
+	if !rep.InProcess {
+		words = append(words, "--base-url", shellWord(rep.Target), "--api-key", `"`+KeyPlaceholder+`"`)
+	}
+	for _, f := range extra {
+		words = append(words, shellWord(f))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellWord is s as one shell word: bare when nothing in it is special to the shell.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%") == "" {
+		return s
+	}
+	return shellQuote(s)
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

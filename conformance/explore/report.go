@@ -42,6 +42,7 @@ type Bounds struct {
 type Report struct {
 	Provenance        Provenance `json:"provenance"`
 	Target            string     `json:"target"`
+	InProcess         bool       `json:"inProcess,omitempty"` // Target is the reference, in-process
 	Seed              uint64     `json:"seed"`
 	Workers           int        `json:"workers"`
 	Bounds            Bounds     `json:"bounds"`
@@ -77,9 +78,16 @@ type Finding struct {
 	ReplaysFailed   int        `json:"replaysFailed"`
 	Class           string     `json:"class"`
 	// ClassNote says why the class is intermittent when the count alone does not.
-	ClassNote string     `json:"classNote,omitempty"`
-	Trace     []Exchange `json:"trace"`
+	ClassNote string `json:"classNote,omitempty"`
+	// StateChanged says that the sequence was shrunk and replayed against the target as the
+	// exploration left it, not a fresh one; FreshStore, how it went after a reset.
+	StateChanged bool        `json:"stateChanged,omitempty"`
+	FreshStore   *FreshCheck `json:"freshStore,omitempty"`
+	Trace        []Exchange  `json:"trace"`
 }
+
+// stateChangedLine says that a sequence was shrunk on a changed store.
+const stateChangedLine = "shrunk and replayed against the target as the exploration left it, whose store the exploration had changed"
 
 // ReplayLine is "failed 3 of 10 replays (intermittent)".
 func (f Finding) ReplayLine() string {
@@ -140,6 +148,9 @@ func writeFinding(b *strings.Builder, f Finding) {
 	fmt.Fprintf(b, "  found after %.2fs and %d requests, at worker %d step #%d\n", f.AfterSeconds, f.AfterRequests, f.Worker, f.Step)
 	fmt.Fprintf(b, "  shrunk from %s to %s (%d runs, %.1fs)\n", f.Original, f.Shrunk.Size(), f.ShrinkRuns, f.ShrinkSeconds)
 	fmt.Fprintf(b, "  %s\n", f.ReplayLine())
+	if f.StateChanged {
+		fmt.Fprintf(b, "  %s\n  %s\n", stateChangedLine, f.FreshStore.Line())
+	}
 	if v := f.ShrunkViolation; v != nil && v.Message != f.Message {
 		fmt.Fprintf(b, "  the shrunk sequence meets %s (section %s): %s\n", v.Rule, v.Section, v.Message)
 	}
