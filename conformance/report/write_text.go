@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +29,18 @@ func WriteText(w io.Writer, r *Report) error { return writeText(w, r, false) }
 // WriteColorText is WriteText with the outcomes coloured, for a terminal.
 func WriteColorText(w io.Writer, r *Report) error { return writeText(w, r, true) }
 
-// sectionTitles are the headings of the interface document, to group results under.
+// sectionTitles are the numbered headings of the interface document, to group results
+// under. The document lies outside the module, so they are written here once; a test of the
+// rules (rules/sections_test.go) checks them against the document's headings, both ways.
 var sectionTitles = map[string]string{
-	"1": "What the service does", "2": "Resources and their fields", "4.1": "List all animals",
-	"4.2": "Add an animal", "4.3": "Get an animal", "5": "Authentication", "7": "Errors",
-	"8": "Limits", "9": "Versioning",
+	"1": "What the service does", "2": "Resources and their fields", "3": "States and transitions",
+	"4": "Endpoints", "4.1": "List all animals", "4.2": "Add an animal", "4.3": "Get an animal (deprecated)",
+	"5": "Authentication", "6": "Events", "7": "Errors", "8": "Limits", "9": "Versioning",
 }
+
+// SectionTitles returns the numbered headings of the interface document ("4.1" → "List all
+// animals"), a copy, as reports title their groups.
+func SectionTitles() map[string]string { return maps.Clone(sectionTitles) }
 
 // group returns the heading a section reference belongs under: the first reference, as
 // precise as the document's headings go ("4.1 rule 3" is 4.1, "5.2; 5.3" is 5).
