@@ -73,6 +73,9 @@ func TestGoldenReports(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			var out bytes.Buffer
 			require.NoError(t, conformance.Formats[tt.format](&out, rep))
+			if tt.format == "junit" {
+				validJUnit(t, out.Bytes())
+			}
 			got := strings.ReplaceAll(out.String(), server, goldenTarget)
 			path := filepath.Join("testdata", "golden", tt.file)
 			if *update {

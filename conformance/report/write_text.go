@@ -207,18 +207,7 @@ func writeCauses(w io.Writer, r *Report) {
 	others := otherCauses(r)
 	if d, ok := Dominant(r); ok {
 		fmt.Fprintf(w, "\n%s\n", d.Lead())
-		if len(d.Causes) == 1 {
-			writeCause(w, "  ", d.Causes[0])
-		} else {
-			fmt.Fprintf(w, "  %s in %s, on %d spec nodes:\n", plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
-			for i, c := range d.Causes {
-				fmt.Fprintf(w, "  - %s\n", c.Message)
-				if i > 0 {
-					c.Example.Curl = "" // one line to reproduce the fault is enough
-				}
-				writeCause(w, "    ", c)
-			}
-		}
+		writeDominant(w, "  ", d)
 		if len(others) == 0 {
 			return
 		}
@@ -233,6 +222,22 @@ func writeCauses(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
 		writeCause(w, "     ", c)
+	}
+}
+
+// writeDominant writes the causes the dominant fault gathers, each line after indent.
+func writeDominant(w io.Writer, indent string, d Dominance) {
+	if len(d.Causes) == 1 {
+		writeCause(w, indent, d.Causes[0])
+		return
+	}
+	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
+	for i, c := range d.Causes {
+		fmt.Fprintf(w, "%s- %s\n", indent, c.Message)
+		if i > 0 {
+			c.Example.Curl = "" // one line to reproduce the fault is enough
+		}
+		writeCause(w, indent+"  ", c)
 	}
 }
 
