@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,6 +173,56 @@ func TestWriteJUnit(t *testing.T) {
 	assert.Equal(t, errors, doc.Errors)
 	assert.Greater(t, doc.Failures, rep.Counts.Fail, "failed causes count as failures")
 	assert.True(t, strings.HasPrefix(out.String(), `<?xml version="1.0" encoding="UTF-8"?>`))
+}
+
+// A target may send bytes that are not UTF-8 and control characters, in bodies, headers
+// and error messages: every report is still valid UTF-8, the JUnit and HTML ones valid
+// XML, and the text ones show an invalid byte as \xNN, not as U+FFFD or as itself.
+func TestWritersShowHostileBytes(t *testing.T) {
+	const hostile = "caf\xe9 \xff\xfe nul\x00 bell\x07 esc\x1b[31m vt\x0b c1\u0085 nonchar\uffff fine: é…"
+	const shown = `caf\xe9 \xff\xfe nul\x00 bell\x07 esc\x1b[31m vt\x0b c1\u0085 nonchar\uFFFF fine: é…`
+	rep := failingReport(t)
+	rep.Target += "/" + hostile
+	hit := false
+	for i := range rep.Results {
+		res := &rep.Results[i]
+		if res.Status != conformance.Fail || len(res.Exchanges) == 0 {
+			continue
+		}
+		hit = true
+		res.Reason += hostile
+		res.Failures[0].Message += " " + hostile
+		ex := &res.Exchanges[0]
+		ex.Error, ex.Request.Body = hostile, "x"+strings.Repeat("é", 150)+hostile // Clip cuts within an é
+		ex.Response.Body = hostile
+		ex.Response.Header.Set("X-Hostile", hostile)
+	}
+	require.True(t, hit)
+	rep.Tally() // the causes carry the messages
+	for name, write := range conformance.Formats {
+		var out bytes.Buffer
+		require.NoError(t, write(&out, rep), name)
+		assert.True(t, utf8.Valid(out.Bytes()), "%s: not valid UTF-8", name)
+		if name != "json" { // a report the size of a run: no dump of it when this fails
+			assert.True(t, strings.Contains(out.String(), shown), "%s does not show %q", name, shown)
+			assert.False(t, strings.Contains(out.String(), "\x1b"), "%s shows an escape character", name)
+			assert.False(t, strings.Contains(out.String(), "\uFFFD"), "%s shows U+FFFD", name)
+		}
+		switch name {
+		case "junit":
+			validJUnit(t, out.Bytes())
+		case "html":
+			d := xml.NewDecoder(&out)
+			d.Strict, d.AutoClose, d.Entity = false, xml.HTMLAutoClose, xml.HTMLEntity
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err, "the HTML report is read as XML")
+			}
+		}
+	}
 }
 
 // junitSchema is what junit-10.xsd, the schema Jenkins reads JUnit reports by, allows: for

@@ -68,6 +68,7 @@ type junitMessage struct {
 // it without failing the build. The counts of tests and failures a CI shows therefore
 // include the causes and the gates besides the rules.
 func WriteJUnit(w io.Writer, r *Report) error {
+	r = printable(r)
 	root := junitSuites{
 		Name: fmt.Sprintf("%s %s conformance of %s", r.SpecTitle, r.SpecVersion, r.Target),
 		Time: seconds(r.DurationMS),

@@ -8,12 +8,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Writer writes a report in one format.
 type Writer func(io.Writer, *Report) error
 
-// Formats are the report writers by name, as --format takes them.
+// Formats are the report writers by name, as --format takes them. Every one writes valid
+// UTF-8: the JSON writer as encoding/json does, the others through Printable.
 var Formats = map[string]Writer{
 	"text":     WriteText,
 	"json":     WriteJSON,
@@ -106,6 +108,7 @@ func sectionLess(a, b string) bool {
 var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35", Waived: "34"}
 
 func writeText(w io.Writer, r *Report, color bool) error {
+	r = printable(r)
 	bw := bufio.NewWriter(w)
 	paint := func(st Status, s string) string {
 		if !color {
@@ -283,6 +286,7 @@ func WriteDetails(w io.Writer, res Result) {
 	if res.Status == Pass {
 		return
 	}
+	res = printable(res)
 	if res.Waiver != nil {
 		fmt.Fprintf(w, "%swaived until %s: %s\n", indent, res.Waiver.Expires, res.Waiver.Reason)
 	}
@@ -419,10 +423,13 @@ func writeExchange(w io.Writer, ex Exchange) {
 	fmt.Fprintf(w, "%s  reproduce: %s\n", indent, ex.Curl)
 }
 
-// Clip keeps a body on one line and at most n bytes.
+// Clip keeps a body on one line and at most n bytes, not cutting a character in two.
 func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
 		return s[:n] + "..."
 	}
 	return s
