@@ -24,8 +24,9 @@ const goldenTarget = "http://127.0.0.1:8080"
 
 // goldenReport is a run made deterministic: one worker, a server that lets GET /pets in without a key
 // (failures), one waiver in force and one expired, a coverage minimum the selection cannot
-// meet, the clock fixed, and the random port, start time, duration and Date headers
-// replaced. A few rules, named here, keep the files stable when the catalogue grows.
+// meet, the clock fixed, and the random port, start time, durations (the run's and each
+// rule's) and Date headers replaced. A few rules, named here, keep the files stable when the
+// catalogue grows.
 func goldenReport(t *testing.T) (*conformance.Report, string) {
 	target := serve(t, openDoor(newReference(t, beforeSunset, reference.Config{})))
 	rep := run(t, target, conformance.Options{
@@ -49,6 +50,7 @@ func goldenReport(t *testing.T) (*conformance.Report, string) {
 	names := regexp.MustCompile(conformance.NamePrefix + `[a-z0-9]{6}\b`)
 	fixed := func(s string) string { return names.ReplaceAllString(s, conformance.NamePrefix+"xxxxxx") }
 	for i := range rep.Results {
+		rep.Results[i].DurationMS = 12.5
 		for j := range rep.Results[i].Exchanges {
 			ex := &rep.Results[i].Exchanges[j]
 			ex.Request.Body, ex.Curl = fixed(ex.Request.Body), fixed(ex.Curl)
@@ -71,6 +73,9 @@ func TestGoldenReports(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			var out bytes.Buffer
 			require.NoError(t, conformance.Formats[tt.format](&out, rep))
+			if tt.format == "junit" {
+				validJUnit(t, out.Bytes())
+			}
 			got := strings.ReplaceAll(out.String(), server, goldenTarget)
 			path := filepath.Join("testdata", "golden", tt.file)
 			if *update {

@@ -496,8 +496,9 @@ func (r *runner) inapplicable(rule Rule) bool {
 }
 
 // run runs one rule and returns its result.
-func (r *runner) run(rule Rule) Result {
-	res := Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
+func (r *runner) run(rule Rule) (res Result) {
+	defer func(start time.Time) { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }(time.Now())
+	res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
 	if op, ok := r.facts.ByID[rule.Op]; ok {
 		res.Stability = op.Stability
 	}

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,45 +83,233 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
+// The JUnit report is valid against the schema Jenkins reads (junit-10.xsd); it leads with
+// the causes, each a testcase that fails when it explains a failed rule; every rule is a
+// testcase named by its ID, severity and title, classed by its operation or area, timed by
+// its duration.
 func TestWriteJUnit(t *testing.T) {
 	rep := failingReport(t)
 	var out bytes.Buffer
 	require.NoError(t, conformance.WriteJUnit(&out, rep))
+	validJUnit(t, out.Bytes())
+	type message struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
 	var doc struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Tests    int      `xml:"tests,attr"`
 		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
 		Suites   []struct {
-			Name  string `xml:"name,attr"`
-			Tests int    `xml:"tests,attr"`
-			Cases []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-					Text    string `xml:",chardata"`
-				} `xml:"failure"`
-				Skipped *struct{} `xml:"skipped"`
+			Name     string `xml:"name,attr"`
+			Tests    int    `xml:"tests,attr"`
+			Failures int    `xml:"failures,attr"`
+			Errors   int    `xml:"errors,attr"`
+			Cases    []struct {
+				Name      string    `xml:"name,attr"`
+				Classname string    `xml:"classname,attr"`
+				Time      string    `xml:"time,attr"`
+				Failure   *message  `xml:"failure"`
+				Error     *message  `xml:"error"`
+				Skipped   *struct{} `xml:"skipped"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
 	require.NoError(t, xml.Unmarshal(out.Bytes(), &doc))
-	assert.Equal(t, rep.Counts.Total, doc.Tests)
-	assert.Equal(t, rep.Counts.Fail, doc.Failures)
-	cases, failures := 0, 0
+	require.NotEmpty(t, rep.Causes)
+	require.NotEmpty(t, doc.Suites)
+	causes := doc.Suites[0]
+	assert.Equal(t, "causes of the failures", causes.Name, "the causes lead")
+	require.NotEmpty(t, causes.Cases)
+	first := causes.Cases[0]
+	require.NotNil(t, first.Failure, "the largest cause explains failed rules: it fails")
+	assert.Equal(t, "CAUSE", first.Failure.Type)
+	d, ok := report.Dominant(rep)
+	require.True(t, ok, "the open door fails most rules with one status")
+	assert.Equal(t, d.Lead(), first.Failure.Message, "the dominant fault first")
+	assert.Contains(t, first.Failure.Text, d.Causes[0].Rules[0])
+	for _, c := range rep.Causes { // then the others, the largest first
+		if report.BlankValues(c.Message) != report.BlankValues(d.Causes[0].Message) {
+			require.Greater(t, len(causes.Cases), 1)
+			assert.Equal(t, "cause 1: "+report.Clip(c.Message, 200), causes.Cases[1].Name)
+			break
+		}
+	}
+
+	tests, failures, errors, rules, ruleFailures := 0, 0, 0, 0, 0
 	for _, s := range doc.Suites {
 		assert.Equal(t, len(s.Cases), s.Tests, s.Name)
+		tests, failures, errors = tests+s.Tests, failures+s.Failures, errors+s.Errors
+		n := 0
 		for _, c := range s.Cases {
-			cases++
 			if c.Failure != nil {
-				failures++
+				n++
 				assert.NotEmpty(t, c.Failure.Message, c.Name)
+			}
+			id, _, _ := strings.Cut(c.Name, " ")
+			res, ok := rep.Result(id)
+			if !ok {
+				continue
+			}
+			rules++
+			assert.Equal(t, fmt.Sprintf("%s [%s]: %s", res.ID, res.Severity, res.Title), c.Name)
+			area, _, _ := strings.Cut(res.ID, "/")
+			assert.Equal(t, "conformance."+area, c.Classname, c.Name)
+			assert.Equal(t, fmt.Sprintf("%.3f", res.DurationMS/1000), c.Time, c.Name)
+			if c.Failure != nil {
+				ruleFailures++
+				assert.Equal(t, res.Severity.String(), c.Failure.Type, c.Name)
 				assert.Contains(t, c.Failure.Text, "reproduce: curl", c.Name)
 			}
 		}
+		assert.Equal(t, n, s.Failures, s.Name)
 	}
-	assert.Equal(t, rep.Counts.Total, cases)
-	assert.Equal(t, rep.Counts.Fail, failures)
+	assert.Equal(t, rep.Counts.Total, rules)
+	assert.Equal(t, rep.Counts.Fail, ruleFailures)
+	assert.Equal(t, tests, doc.Tests)
+	assert.Equal(t, failures, doc.Failures)
+	assert.Equal(t, errors, doc.Errors)
+	assert.Greater(t, doc.Failures, rep.Counts.Fail, "failed causes count as failures")
 	assert.True(t, strings.HasPrefix(out.String(), `<?xml version="1.0" encoding="UTF-8"?>`))
+}
+
+// A target may send bytes that are not UTF-8 and control characters, in bodies, headers
+// and error messages: every report is still valid UTF-8, the JUnit and HTML ones valid
+// XML, and the text ones show an invalid byte as \xNN, not as U+FFFD or as itself.
+func TestWritersShowHostileBytes(t *testing.T) {
+	const hostile = "caf\xe9 \xff\xfe nul\x00 bell\x07 esc\x1b[31m vt\x0b c1\u0085 nonchar\uffff fine: é…"
+	const shown = `caf\xe9 \xff\xfe nul\x00 bell\x07 esc\x1b[31m vt\x0b c1\u0085 nonchar\uFFFF fine: é…`
+	rep := failingReport(t)
+	rep.Target += "/" + hostile
+	hit := false
+	for i := range rep.Results {
+		res := &rep.Results[i]
+		if res.Status != conformance.Fail || len(res.Exchanges) == 0 {
+			continue
+		}
+		hit = true
+		res.Reason += hostile
+		res.Failures[0].Message += " " + hostile
+		ex := &res.Exchanges[0]
+		ex.Error, ex.Request.Body = hostile, "x"+strings.Repeat("é", 150)+hostile // Clip cuts within an é
+		ex.Response.Body = hostile
+		ex.Response.Header.Set("X-Hostile", hostile)
+	}
+	require.True(t, hit)
+	rep.Tally() // the causes carry the messages
+	for name, write := range conformance.Formats {
+		var out bytes.Buffer
+		require.NoError(t, write(&out, rep), name)
+		assert.True(t, utf8.Valid(out.Bytes()), "%s: not valid UTF-8", name)
+		if name != "json" { // a report the size of a run: no dump of it when this fails
+			assert.True(t, strings.Contains(out.String(), shown), "%s does not show %q", name, shown)
+			assert.False(t, strings.Contains(out.String(), "\x1b"), "%s shows an escape character", name)
+			assert.False(t, strings.Contains(out.String(), "\uFFFD"), "%s shows U+FFFD", name)
+		}
+		switch name {
+		case "junit":
+			validJUnit(t, out.Bytes())
+		case "html":
+			d := xml.NewDecoder(&out)
+			d.Strict, d.AutoClose, d.Entity = false, xml.HTMLAutoClose, xml.HTMLEntity
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err, "the HTML report is read as XML")
+			}
+		}
+	}
+}
+
+// junitSchema is what junit-10.xsd, the schema Jenkins reads JUnit reports by, allows: for
+// each element the attributes (true: required), the child elements, and whether it holds
+// text. Children may come in any order there (every content model is a repeated choice,
+// properties' a sequence of property).
+var junitSchema = map[string]struct {
+	attrs    map[string]bool
+	children []string
+	text     bool
+}{
+	"testsuites": {attrs: map[string]bool{"name": false, "time": false, "tests": false, "failures": false, "errors": false},
+		children: []string{"testsuite"}},
+	"testsuite": {attrs: map[string]bool{"name": true, "tests": true, "failures": true, "errors": true, "group": false,
+		"time": false, "skipped": false, "timestamp": false, "hostname": false, "id": false, "package": false, "file": false,
+		"log": false, "url": false},
+		children: []string{"testsuite", "properties", "testcase", "system-out", "system-err"}},
+	"properties": {children: []string{"property"}},
+	"property":   {attrs: map[string]bool{"name": true, "value": true}},
+	"testcase": {attrs: map[string]bool{"name": true, "time": false, "classname": false, "group": false},
+		children: []string{"skipped", "error", "failure", "system-out", "system-err"}},
+	"failure":    {attrs: map[string]bool{"type": false, "message": false}, text: true},
+	"error":      {attrs: map[string]bool{"type": false, "message": false}, text: true},
+	"skipped":    {attrs: map[string]bool{"type": false, "message": false}, text: true},
+	"system-out": {text: true},
+	"system-err": {text: true},
+}
+
+// surefireTime is the pattern of a time attribute of testsuites and testsuite (SUREFIRE_TIME).
+var surefireTime = regexp.MustCompile(`^(([0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(\.[0-9]*)?$`)
+
+// validJUnit checks data against junitSchema: a well-formed XML document whose root is
+// testsuites, every element and attribute allowed where it stands, the required attributes
+// present, the counts integers, the times numbers of seconds.
+func validJUnit(t *testing.T, data []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var stack []string
+	roots := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err, "well-formed XML")
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			name := tok.Name.Local
+			el, ok := junitSchema[name]
+			require.True(t, ok, "element %s is not in the schema", name)
+			if len(stack) == 0 {
+				roots++
+				assert.Equal(t, "testsuites", name, "the root")
+			} else {
+				parent := stack[len(stack)-1]
+				assert.Contains(t, junitSchema[parent].children, name, "%s within %s", name, parent)
+			}
+			seen := map[string]bool{}
+			for _, a := range tok.Attr {
+				_, ok := el.attrs[a.Name.Local]
+				assert.True(t, ok, "attribute %s of %s is not in the schema", a.Name.Local, name)
+				seen[a.Name.Local] = true
+				switch a.Name.Local {
+				case "tests", "failures", "errors", "skipped":
+					_, err := strconv.Atoi(a.Value)
+					assert.NoError(t, err, "%s %s=%q", name, a.Name.Local, a.Value)
+				case "time":
+					_, err := strconv.ParseFloat(a.Value, 64)
+					assert.NoError(t, err, "%s time=%q", name, a.Value)
+					if name != "testcase" {
+						assert.Regexp(t, surefireTime, a.Value, "%s time", name)
+					}
+				}
+			}
+			for a, required := range el.attrs {
+				assert.True(t, !required || seen[a], "%s lacks its required attribute %s", name, a)
+			}
+			stack = append(stack, name)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) > 0 && !junitSchema[stack[len(stack)-1]].text {
+				assert.Empty(t, strings.TrimSpace(string(tok)), "text within %s", stack[len(stack)-1])
+			}
+		}
+	}
+	assert.Equal(t, 1, roots)
 }
 
 // A rule's details say each failure once: a warning's reason line (the first failure, with
@@ -324,13 +515,14 @@ func TestDominantCauseLeads(t *testing.T) {
 	assert.Equal(t, rep.Counts.Fail+rep.Counts.Warn+rep.Counts.Error, d.NotPassed)
 	lead := fmt.Sprintf(`Most failures have one cause: response breaks the spec: media type "text/plain; charset=utf-8" is not documented for status … (documented: application/json) (it explains %d of the %d rules that did not pass)`,
 		d.Rules, d.NotPassed)
-	for name, write := range map[string]conformance.Writer{"text": conformance.WriteText, "markdown": conformance.WriteMarkdown, "html": conformance.WriteHTML} {
+	for name, write := range map[string]conformance.Writer{"text": conformance.WriteText, "markdown": conformance.WriteMarkdown,
+		"html": conformance.WriteHTML, "junit": conformance.WriteJUnit} {
 		var out bytes.Buffer
 		require.NoError(t, write(&out, rep))
 		page := out.String()
 		first := strings.Index(page, "Most failures have one cause")
 		require.GreaterOrEqual(t, first, 0, name)
-		for _, later := range []string{"other causes", "Other cause", "\n4.1 List all animals", "### Failed rules", `id="attention"`, `id="sec-`} {
+		for _, later := range []string{"other causes", "Other cause", "\n4.1 List all animals", "### Failed rules", `id="attention"`, `id="sec-`, `<testsuite name="4.1 `} {
 			if i := strings.Index(page, later); i >= 0 {
 				assert.Less(t, first, i, "%s: the dominant cause comes before %q", name, later)
 			}

@@ -142,6 +142,9 @@ type Result struct {
 	// Stability is the marking of the rule's operation ("experimental", "beta"), if any.
 	Stability string `json:"stability,omitempty"`
 	Status    Status `json:"status"`
+	// DurationMS is how long the rule took, in milliseconds, from the runner's start of it to
+	// its result (a skip takes next to nothing).
+	DurationMS float64 `json:"durationMs,omitempty"`
 	// Inapplicable marks a rule skipped because it does not apply at the run's clock (about
 	// an operation before or after its removal date): it is not counted among the MUST
 	// rules a run could not judge.

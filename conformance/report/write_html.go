@@ -36,7 +36,7 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 // requests and responses of a rule that did not pass, with a curl line to copy), and the
 // coverage matrix.
 func WriteHTML(w io.Writer, r *Report) error {
-	return htmlTemplate.Execute(w, newHTMLView(r))
+	return htmlTemplate.Execute(w, newHTMLView(printable(r)))
 }
 
 // htmlView is what the template reads: the report plus what a template should not compute.

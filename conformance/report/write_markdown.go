@@ -12,6 +12,7 @@ import (
 // section and a one-line reason, gates), then warnings and waivers. Passing rules are only
 // counted; the HTML report has the rest.
 func WriteMarkdown(w io.Writer, r *Report) error {
+	r = printable(r)
 	bw := bufio.NewWriter(w)
 	mark, verdict := "✅", "conforming"
 	switch {

@@ -4,15 +4,18 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Writer writes a report in one format.
 type Writer func(io.Writer, *Report) error
 
-// Formats are the report writers by name, as --format takes them.
+// Formats are the report writers by name, as --format takes them. Every one writes valid
+// UTF-8: the JSON writer as encoding/json does, the others through Printable.
 var Formats = map[string]Writer{
 	"text":     WriteText,
 	"json":     WriteJSON,
@@ -28,12 +31,18 @@ func WriteText(w io.Writer, r *Report) error { return writeText(w, r, false) }
 // WriteColorText is WriteText with the outcomes coloured, for a terminal.
 func WriteColorText(w io.Writer, r *Report) error { return writeText(w, r, true) }
 
-// sectionTitles are the headings of the interface document, to group results under.
+// sectionTitles are the numbered headings of the interface document, to group results
+// under. The document lies outside the module, so they are written here once; a test of the
+// rules (rules/sections_test.go) checks them against the document's headings, both ways.
 var sectionTitles = map[string]string{
-	"1": "What the service does", "2": "Resources and their fields", "4.1": "List all animals",
-	"4.2": "Add an animal", "4.3": "Get an animal", "5": "Authentication", "7": "Errors",
-	"8": "Limits", "9": "Versioning",
+	"1": "What the service does", "2": "Resources and their fields", "3": "States and transitions",
+	"4": "Endpoints", "4.1": "List all animals", "4.2": "Add an animal", "4.3": "Get an animal (deprecated)",
+	"5": "Authentication", "6": "Events", "7": "Errors", "8": "Limits", "9": "Versioning",
 }
+
+// SectionTitles returns the numbered headings of the interface document ("4.1" → "List all
+// animals"), a copy, as reports title their groups.
+func SectionTitles() map[string]string { return maps.Clone(sectionTitles) }
 
 // group returns the heading a section reference belongs under: the first reference, as
 // precise as the document's headings go ("4.1 rule 3" is 4.1, "5.2; 5.3" is 5).
@@ -99,6 +108,7 @@ func sectionLess(a, b string) bool {
 var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35", Waived: "34"}
 
 func writeText(w io.Writer, r *Report, color bool) error {
+	r = printable(r)
 	bw := bufio.NewWriter(w)
 	paint := func(st Status, s string) string {
 		if !color {
@@ -206,18 +216,7 @@ func writeCauses(w io.Writer, r *Report) {
 	others := otherCauses(r)
 	if d, ok := Dominant(r); ok {
 		fmt.Fprintf(w, "\n%s\n", d.Lead())
-		if len(d.Causes) == 1 {
-			writeCause(w, "  ", d.Causes[0])
-		} else {
-			fmt.Fprintf(w, "  %s in %s, on %d spec nodes:\n", plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
-			for i, c := range d.Causes {
-				fmt.Fprintf(w, "  - %s\n", c.Message)
-				if i > 0 {
-					c.Example.Curl = "" // one line to reproduce the fault is enough
-				}
-				writeCause(w, "    ", c)
-			}
-		}
+		writeDominant(w, "  ", d)
 		if len(others) == 0 {
 			return
 		}
@@ -232,6 +231,22 @@ func writeCauses(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
 		writeCause(w, "     ", c)
+	}
+}
+
+// writeDominant writes the causes the dominant fault gathers, each line after indent.
+func writeDominant(w io.Writer, indent string, d Dominance) {
+	if len(d.Causes) == 1 {
+		writeCause(w, indent, d.Causes[0])
+		return
+	}
+	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
+	for i, c := range d.Causes {
+		fmt.Fprintf(w, "%s- %s\n", indent, c.Message)
+		if i > 0 {
+			c.Example.Curl = "" // one line to reproduce the fault is enough
+		}
+		writeCause(w, indent+"  ", c)
 	}
 }
 
@@ -277,6 +292,7 @@ func WriteDetails(w io.Writer, res Result) {
 	if res.Status == Pass {
 		return
 	}
+	res = printable(res)
 	if res.Waiver != nil {
 		fmt.Fprintf(w, "%swaived until %s: %s\n", indent, res.Waiver.Expires, res.Waiver.Reason)
 	}
@@ -413,10 +429,13 @@ func writeExchange(w io.Writer, ex Exchange) {
 	fmt.Fprintf(w, "%s  reproduce: %s\n", indent, ex.Curl)
 }
 
-// Clip keeps a body on one line and at most n bytes.
+// Clip keeps a body on one line and at most n bytes, not cutting a character in two.
 func Clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
 		return s[:n] + "..."
 	}
 	return s

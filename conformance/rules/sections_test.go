@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/spec"
 )
@@ -21,12 +22,13 @@ const document = "../../../shared/pet-store-interface.md"
 // outline is what a section reference can name: the numbered headings, how many numbered
 // items each holds, and the titles of the subsections under each.
 type outline struct {
-	items map[string]int             // "5" → 4 numbered items
-	subs  map[string]map[string]bool // "2" → {"Error": true, ...}
+	items  map[string]int             // "5" → 4 numbered items
+	subs   map[string]map[string]bool // "2" → {"Error": true, ...}
+	titles map[string]string          // "4.1" → "List all animals"
 }
 
 var (
-	heading    = regexp.MustCompile(`^(#{2,3}) (\d+(?:\.\d+)?)\.? `)
+	heading    = regexp.MustCompile(`^(#{2,3}) (\d+(?:\.\d+)?)\.? +(.*?)\s*$`)
 	subheading = regexp.MustCompile(`^### ([A-Za-z][A-Za-z ]*?)(?: \(|$)`)
 	item       = regexp.MustCompile(`^\s*(\d+)\. `)
 	// reference is one part of a rule's Section: "4.1", "5.3" (section 5, item 3), "4.1 rule 3",
@@ -38,7 +40,7 @@ func readOutline(t *testing.T) outline {
 	f, err := os.Open(document)
 	require.NoError(t, err, "the interface document must lie beside the repository (../shared)")
 	defer f.Close()
-	o := outline{items: map[string]int{}, subs: map[string]map[string]bool{}}
+	o := outline{items: map[string]int{}, subs: map[string]map[string]bool{}, titles: map[string]string{}}
 	cur, top := "", ""
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -49,6 +51,7 @@ func readOutline(t *testing.T) outline {
 				top = cur
 			}
 			o.items[cur] = 0
+			o.titles[cur] = m[3]
 			continue
 		}
 		if m := subheading.FindStringSubmatch(line); m != nil && top != "" {
@@ -111,4 +114,12 @@ func TestSectionsNameTheDocument(t *testing.T) {
 			assert.True(t, o.names(part), "rule %s cites %q, which is not a heading, item or subsection of the document", r.ID, part)
 		}
 	}
+}
+
+// Reports group results under the document's numbered headings, with their titles: every
+// heading has its title there, word for word, and there is no title of a heading the
+// document does not have.
+func TestReportsTitleEveryHeading(t *testing.T) {
+	o := readOutline(t)
+	assert.Equal(t, o.titles, report.SectionTitles())
 }
