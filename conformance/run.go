@@ -680,6 +680,10 @@ func (r *runner) finish() *Report {
 	r.report.DurationMS = float64(time.Since(r.start).Microseconds()) / 1000
 	r.report.Coverage = r.sess.Coverage()
 	r.report.NotJudged = r.notJudged()
+	r.report.ConnectionCloses = r.sess.Closes()
+	answers, waited := r.sess.WaitedOut()
+	r.report.WaitedOut, r.report.WaitedMS = int(answers), float64(waited.Microseconds())/1000
+	r.report.Resent = int(r.sess.Resent())
 	applyGates(r.report, r.opts, waiverClock(r.opts, r.start))
 	r.report.Tally()
 	if r.stopped() != nil {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,27 +93,113 @@ func (s *Session) WaitedOut() (answers int64, waited time.Duration) {
 // one before a byte of the answer came: the target (or something between) closed a
 // connection it had kept alive, and the request is not to lose its answer to that, whatever
 // request used the connection before it and however the workers shared the connections.
-func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, error) {
-	var reused, answered atomic.Bool
+// It returns the connection the answer came on, for the session's record of closes.
+func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, net.Conn, error) {
+	var mu sync.Mutex
+	var conns []httptrace.GotConnInfo
+	var answered atomic.Bool
 	trace := &httptrace.ClientTrace{
-		GotConn:              func(i httptrace.GotConnInfo) { reused.Store(i.Reused) },
+		GotConn: func(i httptrace.GotConnInfo) {
+			mu.Lock()
+			conns = append(conns, i)
+			mu.Unlock()
+		},
 		GotFirstResponseByte: func() { answered.Store(true) },
 	}
 	resp, err := s.client.Do(req.WithContext(httptrace.WithClientTrace(ctx, trace)))
-	if err == nil || !reused.Load() || answered.Load() || ctx.Err() != nil {
-		return resp, err
+	mu.Lock()
+	got := slices.Clone(conns)
+	mu.Unlock()
+	// Go's transport sends an idempotent request again by itself when its reused connection
+	// fails: the first connection was dropped all the same.
+	if len(got) > 1 && got[0].Reused {
+		s.closes.dropped(got[0].Conn)
 	}
+	if err == nil {
+		return resp, got[len(got)-1].Conn, nil
+	}
+	if len(got) == 0 || !got[len(got)-1].Reused || answered.Load() || ctx.Err() != nil {
+		return nil, nil, err
+	}
+	s.closes.dropped(got[len(got)-1].Conn)
 	again := req.WithContext(ctx)
 	if req.GetBody != nil {
 		body, gerr := req.GetBody()
 		if gerr != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		again = req.Clone(ctx)
 		again.Body = body
 	}
 	s.resent.Add(1)
-	return s.fresh.Do(again)
+	resp, err = s.fresh.Do(again)
+	return resp, nil, err
+}
+
+// closes records, per kept-alive connection, the last answer that came on it, and which
+// answers a connection was dropped after: a target that closes a connection after a 5xx
+// without saying "Connection: close" makes a client that reuses it lose its next request.
+type closes struct {
+	mu   sync.Mutex
+	last map[net.Conn]lastAnswer
+	seen map[string]*report.ConnectionClose
+	keys []string
+}
+
+type lastAnswer struct {
+	status       int
+	method, path string
+	curl         func() string
+}
+
+// answered notes the answer that came on conn (nil: a connection of its own, never reused).
+func (c *closes) answered(conn net.Conn, a lastAnswer) {
+	if conn == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		c.last = map[net.Conn]lastAnswer{}
+	}
+	c.last[conn] = a
+}
+
+// dropped notes that the target closed conn without answering the request sent on it; when
+// its last answer was a 5xx, that is a close worth reporting.
+func (c *closes) dropped(conn net.Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.last[conn]
+	delete(c.last, conn)
+	if !ok || a.status < 500 {
+		return // an idle connection timed out, or nothing to tell
+	}
+	key := fmt.Sprintf("%s to %s %s", report.StatusText(a.status), a.method, a.path)
+	if c.seen == nil {
+		c.seen = map[string]*report.ConnectionClose{}
+	}
+	cl, ok := c.seen[key]
+	if !ok {
+		cl = &report.ConnectionClose{After: key, Curl: a.curl()}
+		c.seen[key] = cl
+		c.keys = append(c.keys, key)
+	}
+	cl.Count++
+}
+
+// Closes are the 5xx answers after which the target dropped a kept-alive connection without
+// an answer to the next request sent on it, in the order first seen.
+func (s *Session) Closes() []report.ConnectionClose {
+	s.closes.mu.Lock()
+	defer s.closes.mu.Unlock()
+	keys := slices.Clone(s.closes.keys)
+	slices.Sort(keys) // the order the workers met them in is not the target's
+	out := make([]report.ConnectionClose, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, *s.closes.seen[k])
+	}
+	return out
 }
 
 // Resent counts the requests sent again on a fresh connection.

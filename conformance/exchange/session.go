@@ -71,6 +71,7 @@ type Session struct {
 	waited    atomic.Int64
 	waitedOut atomic.Int64
 	resent    atomic.Int64
+	closes    closes
 }
 
 // Redact replaces every known form of the key in str.
@@ -395,7 +396,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
-	resp, err := s.roundTrip(ctx, req)
+	resp, conn, err := s.roundTrip(ctx, req)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -415,6 +416,15 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		body = body[:maxResponseBytes]
 	}
 	s.noteOwned(req, rt, resp.StatusCode, body)
+	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, curl: func() string {
+		var sent []byte
+		if req.GetBody != nil {
+			if rc, err := req.GetBody(); err == nil {
+				sent, _ = io.ReadAll(rc)
+			}
+		}
+		return s.curl(req, sent)
+	}})
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, body, truncated, nil
 }

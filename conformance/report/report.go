@@ -112,6 +112,26 @@ type Report struct {
 	UnneededWaivers []Waiver `json:"unneededWaivers,omitempty"`
 	// Causes group the failures by message and spec node, the largest first.
 	Causes []Cause `json:"causes,omitempty"`
+	// ConnectionCloses are the answers after which the target dropped its kept-alive
+	// connection without saying so ("Connection: close"), so that the next request sent on
+	// it got no answer and was sent again on a fresh connection. ADVISORY: HTTP lets a
+	// server close a connection at any time (RFC 9112 9.5), but its clients lose requests.
+	ConnectionCloses []ConnectionClose `json:"connectionCloses,omitempty"`
+	// Resent counts the requests sent again on a fresh connection; WaitedOut the 429 and
+	// 503 answers waited out, and WaitedMS the time waited for them.
+	Resent    int     `json:"resent,omitempty"`
+	WaitedOut int     `json:"waitedOut,omitempty"`
+	WaitedMS  float64 `json:"waitedMs,omitempty"`
+}
+
+// ConnectionClose is one kind of answer after which the target dropped a kept-alive
+// connection, with the request that got it.
+type ConnectionClose struct {
+	// After is the answer and its request: "500 Internal Server Error to POST /v1/pets".
+	After string `json:"after"`
+	// Count is how many times a request sent next on such a connection got no answer.
+	Count int    `json:"count"`
+	Curl  string `json:"curl"`
 }
 
 // GateFailure is a condition of the run, not a rule, that failed it.

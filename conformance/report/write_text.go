@@ -124,6 +124,7 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		fmt.Fprintf(bw, "harness %s, spec sha256 %s\n", p.Harness, p.SpecSHA256)
 	}
 	writeCauses(bw, r)
+	writeCloses(bw, r)
 	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
 		width = max(width, len(res.ID))
@@ -160,6 +161,12 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	}
 	for _, line := range r.NotJudged {
 		fmt.Fprintln(bw, "read-only: "+line)
+	}
+	if r.WaitedOut > 0 {
+		fmt.Fprintf(bw, "waited out %s of 429 or 503 (%.1f s in all, --max-wait)\n", plural(r.WaitedOut, "answer"), r.WaitedMS/1000)
+	}
+	if r.Resent > 0 {
+		fmt.Fprintf(bw, "sent %s again on a fresh connection: the target had dropped the kept-alive one without an answer\n", plural(r.Resent, "request"))
 	}
 	if r.AnimalsRemoved > 0 {
 		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
@@ -231,6 +238,18 @@ func writeCauses(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
 		writeCause(w, "     ", c)
+	}
+}
+
+// writeCloses says, after the causes, after which answers the target dropped a kept-alive
+// connection that a client then lost a request on.
+func writeCloses(w io.Writer, r *Report) {
+	if len(r.ConnectionCloses) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nADVISORY: the target dropped a kept-alive connection after these answers, without \"Connection: close\"; the next request sent on it got no answer (sent again on a fresh connection):\n")
+	for _, c := range r.ConnectionCloses {
+		fmt.Fprintf(w, "  after %s (%s)\n     %s\n", c.After, plural(c.Count, "time"), c.Curl)
 	}
 }
 
