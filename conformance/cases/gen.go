@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -450,9 +451,7 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 		rej("trailing-comma", "a trailing comma in the object", func(r *Request) []byte { b := valid(r); return append(b[:len(b)-1], ",}"...) }),
 		rej("trailing-data", "a valid object followed by other data (x)", func(r *Request) []byte { return append(valid(r), " x"...) }),
 		rej("two-values", "two valid objects one after the other", func(r *Request) []byte { return append(valid(r), valid(r)...) }),
-		rej("invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", func(r *Request) []byte {
-			return []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
-		}),
+		invalidUTF8(text, valid),
 		raw("trailing-newline", "a valid object followed by a newline (JSON allows whitespace)", Accept, "1 (JSON bodies); RFC 8259 2",
 			func(r *Request) []byte { return append(valid(r), "\r\n"...) }, true),
 		raw("bom", "a valid object after a UTF-8 byte order mark", Open, "1; RFC 8259 8.1 (a parser MAY ignore a BOM)",
@@ -485,6 +484,21 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 			}
 		})
 	return append(out, dup)
+}
+
+// invalidUTF8 is a string property holding a byte that is not UTF-8. READINGS.md puts it
+// at SHOULD: RFC 8259 8.1 puts the UTF-8 MUST on the sender and 9 lets a parser accept
+// forms that are not JSON, and the document says nothing of encodings; so a service that
+// takes it (storing U+FFFD, say) earns a warning, and a failure only when strict.
+func invalidUTF8(text string, valid func(*Request) []byte) Mutation {
+	m := mut("body", "body-invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", Reject, 400,
+		"1 (JSON bodies); RFC 8259 8.1 (the sender MUST use UTF-8), 9 (a parser MAY accept other forms): SHOULD refuse",
+		func(r *Request) {
+			r.Body.Raw = []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
+			r.Body.Fields = nil
+		})
+	m.Level = report.Should
+	return m
 }
 
 func headerMutations(op spec.Operation) []Mutation {
