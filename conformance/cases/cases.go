@@ -56,6 +56,7 @@ const (
 	AuthWrongThenKey             // two Authorization fields: a wrong key, then the key
 	AuthOddToken                 // Authorization: Bearer conformance-wrong!key
 	AuthQuotedKey                // Authorization: Bearer "<key>"
+	AuthKeyAlone                 // Authorization: <key>, no scheme
 )
 
 // Param is one query parameter as sent: name and value already percent-encoded.

@@ -83,7 +83,11 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 		{"createPet", cases.FamilyHeaders, "accept-any", cases.Accept, nil},
 		{"createPet", cases.FamilyAuth, "no-key", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "junk-after", cases.Reject, []int{401}},
-		{"createPet", cases.FamilyAuth, "lower-scheme", cases.Open, nil},
+		{"createPet", cases.FamilyAuth, "lower-scheme", cases.Open, nil}, // auth/*-scheme-case weighs it at SHOULD
+		{"createPet", cases.FamilyAuth, "double-space", cases.Open, nil},
+		{"createPet", cases.FamilyAuth, "key-alone", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "twice", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "wrong-then-key", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "no-key+categoryId-absent", cases.Reject, []int{401}},
 		{"listPets", cases.FamilyQuery, "limit-max", cases.Accept, nil},
 		{"listPets", cases.FamilyQuery, "limit-above-max", cases.Open, nil}, // section 7: not shown

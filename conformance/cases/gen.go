@@ -570,10 +570,16 @@ func authMutations() []Mutation {
 		mut("auth", "query", "no header, the key as ?access_token= in the query", Reject, 401, "5.2 (the key is passed in the Authorization header); 5.3", set(AuthQuery)),
 		mut("auth", "odd-token", "Bearer conformance-wrong!key, a wrong key with a character outside the token syntax", Reject, 401, secAuth+" (an invalid key, whatever its characters)", set(AuthOddToken)),
 		mut("auth", "quoted-key", "Bearer \"<key>\", the key in quotes", Reject, 401, secAuth+" (the quotes are part of the token, which is then not the key)", set(AuthQuotedKey)),
-		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive)", set(AuthLowerScheme)),
-		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen, set(AuthDoubleSpace)),
-		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Open, 0, secAuthOpen+" (RFC 9110 5.3)", set(AuthTwice)),
-		mut("auth", "wrong-then-key", "two Authorization fields, a wrong key and then the key", Open, 0, secAuthOpen+" (RFC 9110 5.3)", set(AuthWrongThenKey)),
+		mut("auth", "key-alone", "the key alone, without the Bearer scheme", Reject, 401, secAuth+" (the form is Bearer <API_KEY>)", set(AuthKeyAlone)),
+		// Authorization is a singleton field (RFC 9110 11.6.2, 5.3): two of them are not the
+		// form 5.2 fixes, whichever of them holds the key.
+		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthTwice)),
+		mut("auth", "wrong-then-key", "two Authorization fields, a wrong key and then the key", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthWrongThenKey)),
+		// Refusing bearer in lower case is SHOULD (RFC 9110 11.1): auth/<op>-scheme-case
+		// weighs it; among the cases it is open, so as not to count it twice.
+		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive; auth/*-scheme-case weighs a refusal at SHOULD)", set(AuthLowerScheme)),
+		// RFC 6750 2.1 and RFC 9110 11.4 allow one or more spaces after the scheme.
+		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen+" (RFC 9110 11.4: 1*SP after the scheme)", set(AuthDoubleSpace)),
 	}
 }
 

@@ -654,6 +654,8 @@ func authValues(a cases.Auth, key string) []string {
 		return []string{"Bearer conformance-wrong!key"}
 	case cases.AuthQuotedKey:
 		return []string{report.CredQuoted.Value(key)}
+	case cases.AuthKeyAlone:
+		return []string{report.CredKeyAlone.Value(key)}
 	}
 	return nil
 }
