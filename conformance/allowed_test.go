@@ -1,10 +1,15 @@
 package conformance_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -189,4 +194,70 @@ func TestRefusedFixtureCreateIsAnError(t *testing.T) {
 	res, _ := rep.Result("listPets/default-limit")
 	assert.Equal(t, conformance.Error, res.Status)
 	assert.Contains(t, res.Reason, "want 201, got 409")
+}
+
+// acceptNonUTF8 takes a body holding bytes that are not UTF-8, as a lenient parser does
+// (RFC 8259 9), storing U+FFFD for each.
+func acceptNonUTF8(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Body != nil {
+			b, _ := io.ReadAll(r.Body)
+			b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// noDeprecationHeaders answers without Deprecation and Sunset: the document names neither.
+func noDeprecationHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			if k != "Deprecation" && k != "Sunset" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
+}
+
+// Readings below MUST (READINGS.md): a name that is not UTF-8, accepted, is SHOULD (a
+// warning; a failure when strict); no Deprecation or Sunset header is ADVISORY (a warning,
+// strict or not). The case is still sent and judged: only its weight changes.
+func TestReadingsBelowMust(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		wrap  func(http.Handler) http.Handler
+		rule  string
+		level conformance.Severity
+	}{
+		{"a name that is not UTF-8 accepted", acceptNonUTF8, "createPet/cases-body", conformance.Should},
+		{"no Deprecation or Sunset header", noDeprecationHeaders, "getPet/deprecation-headers-sent", conformance.Advisory},
+	} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, strict=%t", tt.name, strict), func(t *testing.T) {
+				opts := conformance.Options{Strict: strict}
+				conformance.NoWait(&opts, nil)
+				rep := run(t, serve(t, tt.wrap(newReference(t, beforeSunset, reference.Config{}))), opts)
+				status, verdict := conformance.Warn, conformance.Conforming
+				if strict && tt.level == conformance.Should {
+					status, verdict = conformance.Fail, conformance.NotConforming
+				}
+				res, _ := rep.Result(tt.rule)
+				assert.Equal(t, []string{tt.rule}, slices.Collect(maps.Keys(notPassed(rep))), "only the rule of the reading does not pass")
+				assert.Equal(t, status, res.Status, res.Reason)
+				assert.Equal(t, verdict, rep.Verdict)
+				require.NotEmpty(t, res.Failures)
+				assert.Equal(t, tt.level, res.Level)
+				for _, f := range res.Failures {
+					assert.Equal(t, tt.level, f.Level, f.Message)
+				}
+				require.NotEmpty(t, rep.Causes)
+				assert.Equal(t, tt.level, rep.Causes[0].Level)
+			})
+		}
+	}
 }

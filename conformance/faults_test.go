@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -137,29 +138,50 @@ func withDeprecation(v string) func(http.Handler) http.Handler {
 }
 
 // The interface document does not say since when getPet is deprecated: any RFC 9745 date up
-// to the removal date passes, whatever the spec's x-deprecated-since says.
+// to the removal date passes, whatever the spec's x-deprecated-since says. A header that is
+// sent and malformed or after the removal date is SHOULD (a warning, a failure when strict);
+// no header at all is ADVISORY (READINGS.md): a warning of its own rule, even when strict.
 func TestDeprecationHeaderIsJudgedByTheDocumentOnly(t *testing.T) {
+	const pass, should, advisory = "pass", "should", "advisory"
 	tests := []struct {
 		header string
-		pass   bool
+		want   string
 	}{
-		{"@1577836800", true},  // 2020-01-01: another date than the reference's
-		{"@1922572800", true},  // 2030-12-04, the day before the removal date
-		{"", false},            // no header
-		{"true", false},        // the draft's boolean form is not RFC 9745
-		{"@1924992000", false}, // 2031-01-01, after the removal date 2030-12-05
+		{"@1577836800", pass},   // 2020-01-01: another date than the reference's
+		{"@1922572800", pass},   // 2030-12-04, the day before the removal date
+		{"", advisory},          // no header
+		{"true", should},        // the draft's boolean form is not RFC 9745
+		{"@1924992000", should}, // 2031-01-01, after the removal date 2030-12-05
 	}
 	for _, tt := range tests {
-		t.Run(tt.header, func(t *testing.T) {
-			srv := serve(t, withDeprecation(tt.header)(newReference(t, beforeSunset, reference.Config{})))
-			rep := run(t, srv, conformance.Options{Only: []string{"getPet/deprecation-headers"}})
-			res, ok := rep.Result("getPet/deprecation-headers")
-			require.True(t, ok)
-			if tt.pass {
-				assert.Equal(t, conformance.Pass, res.Status, "%+v", res.Failures)
-			} else {
-				assert.Equal(t, conformance.Warn, res.Status, "a Should rule warns")
-			}
-		})
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%q strict=%t", tt.header, strict), func(t *testing.T) {
+				srv := serve(t, withDeprecation(tt.header)(newReference(t, beforeSunset, reference.Config{})))
+				rep := run(t, srv, conformance.Options{Only: []string{"getPet/deprecation-headers*"}, Strict: strict})
+				sent, ok := rep.Result("getPet/deprecation-headers")
+				require.True(t, ok)
+				absent, ok := rep.Result("getPet/deprecation-headers-sent")
+				require.True(t, ok)
+				verdict := conformance.Conforming
+				if tt.want == should && strict {
+					verdict = conformance.NotConforming
+				}
+				assert.Equal(t, verdict, rep.Verdict)
+				switch tt.want {
+				case pass:
+					assert.Equal(t, conformance.Pass, sent.Status, "%+v", sent.Failures)
+					assert.Equal(t, conformance.Pass, absent.Status, "%+v", absent.Failures)
+				case should:
+					assert.Equal(t, map[bool]conformance.Status{false: conformance.Warn, true: conformance.Fail}[strict], sent.Status)
+					assert.Equal(t, conformance.Should, sent.Failures[0].Level)
+					assert.Equal(t, conformance.Pass, absent.Status, "%+v", absent.Failures)
+				case advisory:
+					assert.Equal(t, conformance.Pass, sent.Status, "a header not sent is not malformed: %+v", sent.Failures)
+					assert.Equal(t, conformance.Warn, absent.Status, "ADVISORY warns, strict or not")
+					assert.Equal(t, conformance.Advisory, absent.Failures[0].Level)
+					assert.Equal(t, conformance.Advisory, absent.Level)
+				}
+			})
+		}
 	}
 }

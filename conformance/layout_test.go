@@ -21,8 +21,8 @@ const module = "github.com/petstore/petstore/"
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
 	{"spec", "internal/buildinfo", "internal/cli"},
-	{"reference", "conformance/report", "conformance/cases"},
-	{"reference/referencetest", "conformance/coverage"},
+	{"reference", "conformance/report"},
+	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
 	{"conformance/mutants", "conformance/explore/seqmutants", "zoo", "bench/", "e2e"},

@@ -131,8 +131,8 @@ func (r *runner) createAll(plan []string) ([]map[string]any, error) {
 	return created, nil
 }
 
-// need is what the selected rules need of the store. A run that is not strict creates for
-// SHOULD and INFO rules at most what the MUST rules of the catalogue need (default limit + 1
+// need is what the selected rules need of the store. A run creates for ADVISORY rules, and
+// one that is not strict for SHOULD rules, at most what the MUST rules of the catalogue need (default limit + 1
 // animals): their exact-count checks (limit-max-full) would otherwise make every run against
 // a service that pages below the limit create the same shortfall again.
 func (r *runner) need() Needs {
@@ -143,7 +143,7 @@ func (r *runner) need() Needs {
 			continue
 		}
 		n := rule.Needs
-		if rule.Severity != Must && !r.opts.Strict {
+		if rule.Severity == Advisory || rule.Severity == Should && !r.opts.Strict {
 			n = Needs{Animals: min(n.Animals, lax), PerStatus: min(n.PerStatus, lax), OfStatus: min(n.OfStatus, lax)}
 		}
 		need.Animals = max(need.Animals, n.Animals)

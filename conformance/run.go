@@ -226,7 +226,7 @@ func (r *runner) runAll(each func(res Result)) {
 				Reason: "not judged: " + r.stopPhrase()}
 		}
 		if stoppedAt != "" {
-			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title, Status: Skip,
+			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Level: rule.Severity, Title: rule.Title, Status: Skip,
 				Reason: "not run: --fail-fast stopped the run after " + stoppedAt}
 		}
 		r.report.Results = append(r.report.Results, res)
@@ -498,7 +498,7 @@ func (r *runner) inapplicable(rule Rule) bool {
 // run runs one rule and returns its result.
 func (r *runner) run(rule Rule) (res Result) {
 	defer func(start time.Time) { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }(time.Now())
-	res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title}
+	res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Level: rule.Severity, Title: rule.Title}
 	if op, ok := r.facts.ByID[rule.Op]; ok {
 		res.Stability = op.Stability
 	}
@@ -523,6 +523,12 @@ func (r *runner) run(rule Rule) (res Result) {
 	check := r.newCheck(rule, rec, !unprepared)
 	skipped, panicked := rules.Execute(rule, check)
 	res.Failures, res.Exchanges = rec.Results()
+	for i := range res.Failures {
+		res.Failures[i].Level = res.Failures[i].Level.Weaker(rule.Severity)
+	}
+	if len(res.Failures) > 0 {
+		res.Level, _ = report.Strongest(res.Failures)
+	}
 	var skipWhy string
 	res.Cases, res.CasesSkipped, skipWhy = check.Cases()
 	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
@@ -542,7 +548,7 @@ func (r *runner) run(rule Rule) (res Result) {
 		// the run not conforming, so a target that never answers does not pass.
 		res.Status, res.Reason = Error, rec.NoAnswer()
 	case len(res.Failures) > 0:
-		res.Status, res.Reason = r.failStatus(rule, res)
+		res.Status, res.Reason = r.failStatus(res)
 		if unprepared {
 			res.Reason += " (judged without the animals it needed: preparation failed: " + r.prepErr + ")"
 		}
@@ -565,24 +571,28 @@ func (r *runner) run(rule Rule) (res Result) {
 	return res
 }
 
-// failStatus weighs a failed rule: Must fails, Should warns unless strict, Info warns, and
-// an operation marked unstable only warns unless strict.
-func (r *runner) failStatus(rule Rule, res Result) (Status, string) {
-	msg := res.Failures[0].Message
-	if c := res.Failures[0].Case; c != "" {
+// failStatus weighs a failed rule by the strongest level of its failures (each already the
+// weaker of its own and the rule's): MUST fails, SHOULD warns unless strict, ADVISORY warns
+// even when strict, and an operation marked unstable only warns unless strict. The reason
+// leads with the first failure of that level.
+func (r *runner) failStatus(res Result) (Status, string) {
+	level, first := report.Strongest(res.Failures)
+	f := res.Failures[first]
+	msg := f.Message
+	if c := f.Case; c != "" {
 		msg += " (case: " + c + ")"
 		if n := len(res.Failures); n > 1 {
 			msg += ", and " + cli.Plural(n-1, "more failure")
 		}
 	}
 	switch {
-	case rule.Severity == Info:
-		return Warn, "INFO: " + msg
+	case level == Advisory:
+		return Warn, "ADVISORY: " + msg
 	case r.opts.Strict:
 		return Fail, msg
 	case res.Stability != "":
 		return Warn, res.Stability + ": " + msg
-	case rule.Severity == Should:
+	case level == Should:
 		return Warn, "SHOULD: " + msg
 	}
 	return Fail, msg

@@ -53,9 +53,11 @@ const (
 	Error  = report.Error
 	Waived = report.Waived
 
-	Must   = report.Must
-	Should = report.Should
-	Info   = report.Info
+	Must     = report.Must
+	Should   = report.Should
+	Advisory = report.Advisory
+	// Deprecated: Info is the former name of Advisory.
+	Info = report.Advisory
 
 	Conforming    = report.Conforming
 	NotConforming = report.NotConforming

@@ -47,7 +47,7 @@ func TestWriteText(t *testing.T) {
 	assert.Contains(t, text, "  fail   MUST    auth/listPets-missing ")
 	assert.Contains(t, text, "section: 5.1; 5.3")
 	// The message says what was expected and what came back: no "expected:" line repeats it.
-	assert.Regexp(t, `auth/listPets-missing .*\n\s+section: 5.1; 5.3\n\s+- want status 401 Unauthorized, got 200 OK\n\s+request: `, text)
+	assert.Regexp(t, `auth/listPets-missing .*\n\s+section: 5.1; 5.3\n\s+- MUST: want status 401 Unauthorized, got 200 OK\n\s+request: `, text)
 	assert.Contains(t, text, `reproduce: curl -sS -i -H "Authorization: Token $PETSTORE_API_KEY" 'http://127.0.0.1:`)
 	assert.Regexp(t, `\n\d+ rules: \d+ pass, \d+ fail, .*; \d+ cases, \d+ requests, .*; seed \d+; .*: NOT CONFORMING\n$`, text)
 	assert.NotContains(t, text, "\x1b[", "no colour unless asked")

@@ -19,9 +19,13 @@ import (
 const (
 	// Fault: the document forbids what the implementation did; Section quotes it.
 	Fault = "fault"
-	// Should: a SHOULD of an HTTP RFC the document builds on (a strict run fails it, a plain
-	// run warns); kept, like a fault, so that losing it is noticed.
+	// Should: a SHOULD reading of READINGS.md (an HTTP, JSON or bearer standard the document
+	// builds on; a strict run fails it, a plain run warns); kept, like a fault, so that
+	// losing it is noticed.
 	Should = "should"
+	// Advisory: an ADVISORY reading (a practice no normative text requires; a warning even
+	// in a strict run); kept too.
+	Advisory = "advisory"
 	// FalsePositive: the document allows it; the harness was fixed, so the failure must
 	// not come back.
 	FalsePositive = "false-positive"
@@ -56,7 +60,8 @@ type Miss struct {
 // Implementation is what is recorded of one implementation.
 type Implementation struct {
 	Framework string `json:"framework"`
-	// Failures are the failures of `conformance run --strict --seed 1` by key, judged.
+	// Failures are the failures of `conformance run --strict --seed 1` by key, judged, and
+	// its ADVISORY warnings.
 	Failures map[string]Judgement `json:"failures"`
 	// Explore is the number of findings `conformance explore` reported, and what they were.
 	Explore []string `json:"explore,omitempty"`
@@ -107,7 +112,7 @@ type Observed struct {
 	Name string
 	// Skipped says why the implementation was not run (an install that failed), if so.
 	Skipped string
-	// Failures are the keys of the failures of the strict run; Plain counts the rules the
+	// Failures are the keys of the failures (and ADVISORY warnings) of the strict run; Plain counts the rules the
 	// plain run failed, Strict those the strict one failed, Cases the failed cases.
 	Failures            []string
 	Plain, Strict       int
@@ -132,7 +137,7 @@ func Compare(rec *Implementation, obs Observed) (lost, unjudged, falsePositives 
 		}
 	}
 	for k, j := range rec.Failures {
-		if (j.Verdict == Fault || j.Verdict == Should) && !seen[k] {
+		if (j.Verdict == Fault || j.Verdict == Should || j.Verdict == Advisory) && !seen[k] {
 			lost = append(lost, k)
 		}
 	}

@@ -47,6 +47,6 @@ func TestMarkdownCountsMisses(t *testing.T) {
 		Misses: []Miss{{Finding: "x-1", What: "w"}, {Finding: "x-2", What: "v", CaughtBy: "r | m"}}}}
 	var b strings.Builder
 	assert.NoError(t, WriteMarkdown(&b, rec))
-	assert.Contains(t, b.String(), "| x | X | 1 | 0 | 0 | 0 | 2 | 0 | 1 |")
+	assert.Contains(t, b.String(), "| x | X | 1 | 0 | 0 | 0 | 0 | 2 | 0 | 1 |")
 	assert.Contains(t, b.String(), "| x-1 | w | **still missed** | missed |")
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -55,6 +56,7 @@ const (
 	AuthWrongThenKey             // two Authorization fields: a wrong key, then the key
 	AuthOddToken                 // Authorization: Bearer conformance-wrong!key
 	AuthQuotedKey                // Authorization: Bearer "<key>"
+	AuthKeyAlone                 // Authorization: <key>, no scheme
 )
 
 // Param is one query parameter as sent: name and value already percent-encoded.
@@ -164,6 +166,9 @@ type Mutation struct {
 	Status int
 	// Section is the part of the interface document the verdict comes from.
 	Section string
+	// Level is what an answer against the verdict weighs (READINGS.md): Must unless the
+	// readings put the variant lower (a name that is not UTF-8, accepted, is SHOULD).
+	Level report.Severity
 	// lookup marks a getPet id the run never saw: a 200 with that animal passes too.
 	lookup bool
 	// rangeProbe marks a valid int64 sent for a reference to a record the document does not
@@ -186,7 +191,13 @@ type Case struct {
 	Statuses []int
 	// Section is where the verdict comes from; Reason says why, where statements meet.
 	Section, Reason string
-	Request         Request
+	// Level is what an answer of a status against the verdict weighs: a Reject's the
+	// strongest of its rejected mutations' levels (the service must refuse for the
+	// strongest reason), an Accept's the weakest of its mutations' (a refusal may be for the
+	// weakest). A 5xx, a 4xx without an Error body, or a success that contradicts the
+	// request is MUST whatever the level.
+	Level   report.Severity
+	Request Request
 	// Creates says a conforming service may create an animal for it.
 	Creates bool
 	// Lookup marks a getPet Reject(404) for an id the run never saw: a 200 with the
@@ -221,7 +232,10 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	var names, words, sections, reasons []string
 	authRejected, openParts := false, false
 	statuses := []int{}
+	// The strongest level of the rejected key, of the other rejected parts; the weakest of all.
+	authLevel, rejectLevel, weakest := report.Advisory, report.Advisory, report.Must
 	for _, m := range ms {
+		weakest = weakest.Weaker(m.Level)
 		m.apply(&c.Request)
 		names, words = append(names, m.Name), append(words, m.Words)
 		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
@@ -232,26 +246,30 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		switch m.Verdict {
 		case Reject:
 			if m.Part == "auth" {
-				authRejected = true
-			} else if !slices.Contains(statuses, m.Status) {
+				authRejected, authLevel = true, min(authLevel, m.Level)
+				break
+			}
+			rejectLevel = min(rejectLevel, m.Level)
+			if !slices.Contains(statuses, m.Status) {
 				statuses = append(statuses, m.Status)
 			}
 		case Open:
 			openParts = true
 		}
 	}
+	c.Level = weakest
 	switch {
 	case authRejected:
-		c.Verdict, c.Statuses = Reject, []int{http.StatusUnauthorized}
+		c.Verdict, c.Statuses, c.Level = Reject, []int{http.StatusUnauthorized}, authLevel
 		if len(ms) > 1 {
 			reasons = append(reasons, "section 5.3 answers a missing or invalid key with 401 whatever else the request holds; "+
 				"the other statuses are for requests that get past authentication (section 4: every operation requires it)")
 		}
 	case len(statuses) > 0 && openParts:
-		c.Verdict = Reject
+		c.Verdict, c.Level = Reject, rejectLevel
 		reasons = append(reasons, "a part the document leaves open may be refused in its own way, so any 4xx with an Error body passes")
 	case len(statuses) > 0:
-		c.Verdict, c.Statuses = Reject, statuses
+		c.Verdict, c.Statuses, c.Level = Reject, statuses, rejectLevel
 	case openParts:
 		c.Verdict = Open
 	}

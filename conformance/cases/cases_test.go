@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -65,7 +66,8 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 		{"createPet", cases.FamilyFields, "categoryId-1.5", cases.Reject, []int{400}},
 		{"createPet", cases.FamilyFields, "categoryId-1.0", cases.Open, nil},
 		{"createPet", cases.FamilyFields, "status-absent", cases.Accept, nil},
-		{"createPet", cases.FamilyFields, "status-null", cases.Reject, []int{400}},
+		{"createPet", cases.FamilyFields, "status-null", cases.Reject, []int{400}},  // READINGS: MUST 400
+		{"createPet", cases.FamilyFields, "status-empty", cases.Reject, []int{400}}, // READINGS: MUST 400
 		{"createPet", cases.FamilyFields, "status-sold", cases.Accept, nil},
 		{"createPet", cases.FamilyFields, "status-sold-upper", cases.Reject, []int{400}},
 		{"createPet", cases.FamilyFields, "unknown-property", cases.Open, nil},
@@ -74,12 +76,18 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 		{"createPet", cases.FamilyBody, "body-none", cases.Reject, []int{400}},
 		{"createPet", cases.FamilyBody, "body-trailing-newline", cases.Accept, nil},
 		{"createPet", cases.FamilyBody, "body-bom", cases.Open, nil},
+		{"createPet", cases.FamilyBody, "body-invalid-utf8", cases.Reject, []int{400}}, // at SHOULD: TestLevelsFollowTheReadings
+		{"createPet", cases.FamilyBody, "body-duplicate-name", cases.Open, nil},
 		{"createPet", cases.FamilyHeaders, "content-type-charset", cases.Open, nil},
 		{"createPet", cases.FamilyHeaders, "content-type-absent", cases.Open, nil},
 		{"createPet", cases.FamilyHeaders, "accept-any", cases.Accept, nil},
 		{"createPet", cases.FamilyAuth, "no-key", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "junk-after", cases.Reject, []int{401}},
-		{"createPet", cases.FamilyAuth, "lower-scheme", cases.Open, nil},
+		{"createPet", cases.FamilyAuth, "lower-scheme", cases.Open, nil}, // auth/*-scheme-case weighs it at SHOULD
+		{"createPet", cases.FamilyAuth, "double-space", cases.Open, nil},
+		{"createPet", cases.FamilyAuth, "key-alone", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "twice", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "wrong-then-key", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "no-key+categoryId-absent", cases.Reject, []int{401}},
 		{"listPets", cases.FamilyQuery, "limit-max", cases.Accept, nil},
 		{"listPets", cases.FamilyQuery, "limit-above-max", cases.Open, nil}, // section 7: not shown
@@ -99,6 +107,38 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 			assert.NotEmpty(t, c.Section, "every verdict cites its section")
 			assert.NotEmpty(t, c.Words)
 		})
+	}
+}
+
+// Levels follow READINGS.md: a name that is not UTF-8 is the one SHOULD among the cases, and
+// a combination weighs what its verdict rests on: a Reject the strongest of its rejected
+// parts, so a MUST fault beside it keeps the case MUST; a rejected key MUST whatever else.
+func TestLevelsFollowTheReadings(t *testing.T) {
+	g, ops := gen(t, string(spec.Bytes()))
+	create := ops["createPet"]
+	ms := mutations(g, create)
+	for name, m := range ms {
+		want := report.Must
+		if name == "body-invalid-utf8" {
+			want = report.Should
+		}
+		assert.Equal(t, want, m.Level, name)
+	}
+	utf8 := find(t, g, create, cases.FamilyBody, "body-invalid-utf8")
+	assert.Equal(t, report.Should, utf8.Level)
+	assert.Contains(t, string(utf8.Request.Body.Bytes()), `"name":"`+"\xff"+`conformance-`, "the name, and nothing else, holds the byte")
+	for _, tt := range []struct {
+		with  string
+		level report.Severity
+	}{
+		{"categoryId-string", report.Must}, // a MUST reason to refuse besides
+		{"unknown-property", report.Should},
+		{"no-key", report.Must}, // 401 whatever else
+		{"content-type-charset", report.Should},
+	} {
+		c := cases.Combine(create.ID, g.Valid(create), ms["body-invalid-utf8"], ms[tt.with])
+		assert.Equal(t, cases.Reject, c.Verdict, tt.with)
+		assert.Equal(t, tt.level, c.Level, tt.with)
 	}
 }
 

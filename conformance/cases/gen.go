@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -450,9 +451,7 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 		rej("trailing-comma", "a trailing comma in the object", func(r *Request) []byte { b := valid(r); return append(b[:len(b)-1], ",}"...) }),
 		rej("trailing-data", "a valid object followed by other data (x)", func(r *Request) []byte { return append(valid(r), " x"...) }),
 		rej("two-values", "two valid objects one after the other", func(r *Request) []byte { return append(valid(r), valid(r)...) }),
-		rej("invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", func(r *Request) []byte {
-			return []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
-		}),
+		invalidUTF8(text, valid),
 		raw("trailing-newline", "a valid object followed by a newline (JSON allows whitespace)", Accept, "1 (JSON bodies); RFC 8259 2",
 			func(r *Request) []byte { return append(valid(r), "\r\n"...) }, true),
 		raw("bom", "a valid object after a UTF-8 byte order mark", Open, "1; RFC 8259 8.1 (a parser MAY ignore a BOM)",
@@ -485,6 +484,21 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 			}
 		})
 	return append(out, dup)
+}
+
+// invalidUTF8 is a string property holding a byte that is not UTF-8. READINGS.md puts it
+// at SHOULD: RFC 8259 8.1 puts the UTF-8 MUST on the sender and 9 lets a parser accept
+// forms that are not JSON, and the document says nothing of encodings; so a service that
+// takes it (storing U+FFFD, say) earns a warning, and a failure only when strict.
+func invalidUTF8(text string, valid func(*Request) []byte) Mutation {
+	m := mut("body", "body-invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", Reject, 400,
+		"1 (JSON bodies); RFC 8259 8.1 (the sender MUST use UTF-8), 9 (a parser MAY accept other forms): SHOULD refuse",
+		func(r *Request) {
+			r.Body.Raw = []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
+			r.Body.Fields = nil
+		})
+	m.Level = report.Should
+	return m
 }
 
 func headerMutations(op spec.Operation) []Mutation {
@@ -556,10 +570,16 @@ func authMutations() []Mutation {
 		mut("auth", "query", "no header, the key as ?access_token= in the query", Reject, 401, "5.2 (the key is passed in the Authorization header); 5.3", set(AuthQuery)),
 		mut("auth", "odd-token", "Bearer conformance-wrong!key, a wrong key with a character outside the token syntax", Reject, 401, secAuth+" (an invalid key, whatever its characters)", set(AuthOddToken)),
 		mut("auth", "quoted-key", "Bearer \"<key>\", the key in quotes", Reject, 401, secAuth+" (the quotes are part of the token, which is then not the key)", set(AuthQuotedKey)),
-		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive)", set(AuthLowerScheme)),
-		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen, set(AuthDoubleSpace)),
-		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Open, 0, secAuthOpen+" (RFC 9110 5.3)", set(AuthTwice)),
-		mut("auth", "wrong-then-key", "two Authorization fields, a wrong key and then the key", Open, 0, secAuthOpen+" (RFC 9110 5.3)", set(AuthWrongThenKey)),
+		mut("auth", "key-alone", "the key alone, without the Bearer scheme", Reject, 401, secAuth+" (the form is Bearer <API_KEY>)", set(AuthKeyAlone)),
+		// Authorization is a singleton field (RFC 9110 11.6.2, 5.3): two of them are not the
+		// form 5.2 fixes, whichever of them holds the key.
+		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthTwice)),
+		mut("auth", "wrong-then-key", "two Authorization fields, a wrong key and then the key", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthWrongThenKey)),
+		// Refusing bearer in lower case is SHOULD (RFC 9110 11.1): auth/<op>-scheme-case
+		// weighs it; among the cases it is open, so as not to count it twice.
+		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive; auth/*-scheme-case weighs a refusal at SHOULD)", set(AuthLowerScheme)),
+		// RFC 6750 2.1 and RFC 9110 11.4 allow one or more spaces after the scheme.
+		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen+" (RFC 9110 11.4: 1*SP after the scheme)", set(AuthDoubleSpace)),
 	}
 }
 

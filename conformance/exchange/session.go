@@ -188,6 +188,15 @@ func (r *Recorder) Failed() bool {
 	return len(r.failures) > 0
 }
 
+// Strongest is the strongest level of the failures recorded so far; ok is false when there
+// are none.
+func (r *Recorder) Strongest() (level report.Severity, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	level, i := report.Strongest(r.failures)
+	return level, i >= 0
+}
+
 // Results returns what was recorded.
 func (r *Recorder) Results() ([]report.Failure, []report.Exchange) {
 	r.mu.Lock()

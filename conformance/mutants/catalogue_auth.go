@@ -54,7 +54,9 @@ func authMutants(*facts) []Mutant {
 			Catch: []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
 			Wrap: request(func(r *http.Request) bool {
 				s, token := scheme(r)
-				return strings.EqualFold(s, "Bearer") && strings.HasPrefix(token, Key)
+				// Only a token that is not the key: the key itself goes through untouched (two
+				// fields holding it are the reference's to refuse, not this fault's).
+				return strings.EqualFold(s, "Bearer") && strings.HasPrefix(token, Key) && token != Key
 			}, authorize),
 		},
 		{
@@ -63,7 +65,7 @@ func authMutants(*facts) []Mutant {
 			Catch: []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
 			Wrap: request(func(r *http.Request) bool {
 				s, token := scheme(r)
-				return strings.EqualFold(s, "Bearer") && strings.EqualFold(token, Key)
+				return strings.EqualFold(s, "Bearer") && strings.EqualFold(token, Key) && token != Key
 			}, authorize),
 		},
 		{
@@ -145,6 +147,30 @@ func authMutants(*facts) []Mutant {
 			Catch:   []string{"auth/listPets-www-authenticate", "auth/createPet-www-authenticate", "auth/getPet-www-authenticate"},
 			Options: strict,
 			Wrap:    unauthorized(func(_ *http.Request, rp *reply) { rp.header.Del("WWW-Authenticate") }),
+		},
+		{
+			Name:  "auth-bare-key",
+			Fault: "An Authorization value without a scheme is taken as the key itself (a gateway that also takes bare tokens).",
+			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Wrap:  request(func(r *http.Request) bool { return r.Header.Get("Authorization") == Key }, authorize),
+		},
+		{
+			Name:  "auth-last-field-wins",
+			Fault: "Of two Authorization fields the last one is read (a proxy appends the client's field after its own).",
+			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Wrap: request(func(r *http.Request) bool {
+				v := r.Header.Values("Authorization")
+				return len(v) > 1 && v[len(v)-1] == "Bearer "+Key
+			}, authorize),
+		},
+		{
+			Name:  "auth-repeated-field-collapsed",
+			Fault: "Two Authorization fields with the same value are collapsed into one and let in (a header de-duplicating proxy).",
+			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Wrap: request(func(r *http.Request) bool {
+				v := r.Header.Values("Authorization")
+				return len(v) == 2 && v[0] == v[1] && v[0] == "Bearer "+Key
+			}, authorize),
 		},
 		{
 			Name:    "auth-scheme-case-sensitive",

@@ -69,6 +69,17 @@ func requestMutants(f *facts) []Mutant {
 			}),
 		},
 		{
+			// READINGS.md: SHOULD (RFC 8259 8.1 binds the sender, 9 lets a parser take more),
+			// so only a strict run fails it.
+			Name:    "create-invalid-utf8-replaced",
+			Fault:   "Bytes that are not UTF-8 in a body are replaced with U+FFFD and the animal is created (caught in strict mode: a SHOULD reading).",
+			Catch:   []string{"createPet/cases-body"},
+			Options: strict,
+			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
+				return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+			}),
+		},
+		{
 			Name:  "create-float64-numbers",
 			Fault: "Numbers in the body go through float64, as in JavaScript: a valid int64 beyond 2^53 is stored rounded.",
 			Catch: []string{"createPet/cases-fields"},

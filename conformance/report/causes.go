@@ -11,6 +11,9 @@ import (
 // fault (error bodies without status fail every case that gets an error), so reports lead
 // with the causes and the count of cases and rules each explains.
 type Cause struct {
+	// Level is the level of its failures: failures of one message at different levels are
+	// different causes.
+	Level Severity `json:"level"`
 	// Message is the failure's message with the values that differ between cases (numbers,
 	// quoted text) left as they came in the example.
 	Message string `json:"message"`
@@ -38,8 +41,10 @@ var values = regexp.MustCompile(`"[^"]*"|'[^']*'|-?\b\d+(\.\d+)?\b`)
 // text) replaced by "…": the key reports group causes by, and the zoo records failures by.
 func BlankValues(message string) string { return values.ReplaceAllString(message, "…") }
 
-// causeKey is the message with its values blanked, and the pointer.
-func causeKey(f Failure) string { return BlankValues(f.Message) + "\x00" + f.Pointer }
+// causeKey is the message with its values blanked, the pointer and the level.
+func causeKey(f Failure) string {
+	return BlankValues(f.Message) + "\x00" + f.Pointer + "\x00" + f.Level.String()
+}
 
 // causes groups the failures of the rules that failed or warned by cause (a waived failure
 // is already accounted for), the causes that explain the most failures first (ties in
@@ -61,7 +66,7 @@ func causes(results []Result) []Cause {
 				if f.Exchange >= 0 && f.Exchange < len(res.Exchanges) {
 					ex.Curl = res.Exchanges[f.Exchange].Curl
 				}
-				out = append(out, Cause{Message: f.Message, Pointer: f.Pointer, Example: ex})
+				out = append(out, Cause{Level: f.Level, Message: f.Message, Pointer: f.Pointer, Example: ex})
 			}
 			out[i].Failures++
 			if n := len(out[i].Rules); n == 0 || out[i].Rules[n-1] != res.ID {
@@ -85,6 +90,8 @@ type Dominance struct {
 	// Failures counts their failures; Rules the rules they fail, each once; NotPassed the
 	// rules of the run that did not pass (failed, warned or errored).
 	Failures, Rules, NotPassed int
+	// Level is the strongest level of its causes.
+	Level Severity
 }
 
 // Dominant is the fault that explains most of the rules that did not pass, when one does:
@@ -103,6 +110,9 @@ func Dominant(r *Report) (Dominance, bool) {
 			index[k] = i
 			families = append(families, Dominance{})
 			rules = append(rules, map[string]bool{})
+		}
+		if len(families[i].Causes) == 0 || c.Level < families[i].Level {
+			families[i].Level = c.Level
 		}
 		families[i].Causes = append(families[i].Causes, c)
 		families[i].Failures += c.Failures

@@ -53,10 +53,12 @@ var (
 		"Bearer  " + KeyPlaceholder, fixedCurl("Bearer  " + KeyPlaceholder)}
 	CredQuoted = Credential{func(k string) string { return `Bearer "` + k + `"` },
 		`Bearer "` + KeyPlaceholder + `"`, fixedCurl(`Bearer \"` + KeyPlaceholder + `\"`)}
+	CredKeyAlone = Credential{func(k string) string { return k },
+		KeyPlaceholder, fixedCurl(KeyPlaceholder)}
 )
 
 // Credentials are every form above: the redactor recognises each in a report.
-var Credentials = []Credential{CredBearer, CredBearerLower, CredBearerUpper, CredToken, CredBasic, CredJunkAfter, CredDoubleSpace, CredQuoted,
+var Credentials = []Credential{CredBearer, CredBearerLower, CredBearerUpper, CredToken, CredBasic, CredJunkAfter, CredDoubleSpace, CredQuoted, CredKeyAlone,
 	CredAppended, CredLastChanged, CredCaseFlipped}
 
 // lastChanged is key with its last byte replaced by another letter.

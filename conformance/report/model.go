@@ -5,20 +5,38 @@ import (
 	"time"
 )
 
-// Severity says how much a rule's failure weighs.
+// Severity says how much a rule's failure weighs: the levels of READINGS.md. A rule has
+// one, and so does each failure it records (a generated case may weigh less than its rule).
 type Severity int
 
-// Severities, in the sense of RFC 2119.
+// Severities, strongest first, in the sense of RFC 2119.
 const (
 	// Must rules restate the interface document: a failure makes the target non-conforming.
 	Must Severity = iota
-	// Should rules come from HTTP RFC recommendations: a failure is a warning unless strict.
+	// Should rules come from what the HTTP, JSON or bearer standards ask of every server
+	// and the document does not mention: a failure is a warning unless strict.
 	Should
-	// Info rules report something worth knowing: a failure is always only a warning.
-	Info
+	// Advisory rules report a practice no normative text requires of this server (a MAY):
+	// a failure is only a warning, even when strict.
+	Advisory
 )
 
-var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Info: "INFO"}
+var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Advisory: "ADVISORY"}
+
+// Weaker is the weaker of s and t: a failure of a SHOULD rule weighs SHOULD at most.
+func (s Severity) Weaker(t Severity) Severity { return max(s, t) }
+
+// Strongest is the strongest level of fs and the index of the first failure at that level;
+// -1 when fs is empty.
+func Strongest(fs []Failure) (Severity, int) {
+	level, at := Advisory, -1
+	for i, f := range fs {
+		if at < 0 || f.Level < level {
+			level, at = f.Level, i
+		}
+	}
+	return level, at
+}
 
 func (s Severity) String() string {
 	if s < 0 || int(s) >= len(severityNames) {
@@ -27,11 +45,16 @@ func (s Severity) String() string {
 	return severityNames[s]
 }
 
-// MarshalText writes the severity as MUST, SHOULD or INFO.
+// MarshalText writes the severity as MUST, SHOULD or ADVISORY.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads MUST, SHOULD or INFO.
+// UnmarshalText reads MUST, SHOULD or ADVISORY, and INFO, the name reports and waivers
+// written before the levels of READINGS.md gave ADVISORY.
 func (s *Severity) UnmarshalText(b []byte) error {
+	if string(b) == "INFO" {
+		*s = Advisory
+		return nil
+	}
 	for i, n := range severityNames {
 		if n == string(b) {
 			*s = Severity(i)

@@ -18,8 +18,8 @@ const (
 	Pass Status = "pass"
 	// Fail: a Must rule failed, or a Should rule failed in a strict run.
 	Fail Status = "fail"
-	// Warn: a Should or Info rule failed, or a rule about an operation marked experimental
-	// or beta failed; the run still conforms.
+	// Warn: the rule's failures are all SHOULD (and the run is not strict) or ADVISORY, or
+	// a rule about an operation marked experimental or beta failed; the run still conforms.
 	Warn Status = "warn"
 	// Skip: the rule did not run (read-only run, removal date, missing animals); Reason says why.
 	Skip Status = "skip"
@@ -158,7 +158,11 @@ type Result struct {
 	ID       string   `json:"id"`
 	Section  string   `json:"section"`
 	Severity Severity `json:"severity"`
-	Title    string   `json:"title"`
+	// Level is what the rule's outcome weighed: the strongest level of its failures, or its
+	// Severity when it has none. A MUST rule whose failures are all of generated cases the
+	// readings put at SHOULD weighs SHOULD.
+	Level Severity `json:"level"`
+	Title string   `json:"title"`
 	// Stability is the marking of the rule's operation ("experimental", "beta"), if any.
 	Stability string `json:"stability,omitempty"`
 	Status    Status `json:"status"`
@@ -184,9 +188,12 @@ type Result struct {
 
 // Failure is one thing that went wrong in a rule.
 type Failure struct {
-	Message  string `json:"message"`
-	Expected string `json:"expected,omitempty"`
-	Actual   string `json:"actual,omitempty"`
+	// Level is what the failure weighs: the weaker of its rule's Severity and the level
+	// its check gave it (a generated case's, say).
+	Level    Severity `json:"level"`
+	Message  string   `json:"message"`
+	Expected string   `json:"expected,omitempty"`
+	Actual   string   `json:"actual,omitempty"`
 	// Pointer is the JSON pointer of the spec node a response broke, e.g.
 	// #/components/schemas/Pet/required.
 	Pointer string `json:"pointer,omitempty"`

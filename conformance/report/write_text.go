@@ -276,7 +276,7 @@ func writeCause(w io.Writer, indent string, c Cause) {
 	if len(c.Rules) > 4 {
 		rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
 	}
-	fmt.Fprintf(w, "%s%s in %s: %s\n", indent, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
+	fmt.Fprintf(w, "%s%s: %s in %s: %s\n", indent, c.Level, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
 	if c.Pointer != "" {
 		fmt.Fprintf(w, "%sspec: %s\n", indent, c.Pointer)
 	}
@@ -331,13 +331,13 @@ func WriteDetails(w io.Writer, res Result) {
 	for _, g := range groupFailures(res.Failures) {
 		f := g.Failure
 		if f.Case != "" {
-			fmt.Fprintf(w, "%s- case: %s [%s: %s]\n", indent, f.Case, f.Verdict, f.CaseSection)
+			fmt.Fprintf(w, "%s- %s case: %s [%s: %s]\n", indent, f.Level, f.Case, f.Verdict, f.CaseSection)
 			if f.Reasoning != "" {
 				fmt.Fprintf(w, "%s  why: %s\n", indent, f.Reasoning)
 			}
 			fmt.Fprintf(w, "%s  %s\n", indent, f.Message)
 		} else {
-			fmt.Fprintf(w, "%s- %s\n", indent, f.Message)
+			fmt.Fprintf(w, "%s- %s: %s\n", indent, f.Level, f.Message)
 		}
 		if !f.SaysExpectedAndActual() {
 			fmt.Fprintf(w, "%s  expected: %s\n%s  got:      %s\n", indent, f.Expected, indent, f.Actual)
@@ -411,17 +411,17 @@ func sameButPlace(f, g Failure) bool {
 	return f == g
 }
 
-// warnsBecause says why a rule that failed is only a warning (as the runner decides it:
-// INFO rules never fail a run, a rule about an operation marked experimental or beta and a
-// SHOULD rule fail it only when strict).
+// warnsBecause says why a rule that failed is only a warning (as the runner decides it by
+// the strongest level of its failures: ADVISORY never fails a run, SHOULD and a rule about
+// an operation marked experimental or beta fail it only when strict).
 func warnsBecause(res Result) string {
 	switch {
-	case res.Severity == Info:
-		return "a warning only: an INFO rule never fails a run"
+	case res.Level == Advisory:
+		return "a warning only: an ADVISORY failure never fails a run"
 	case res.Stability != "":
 		return "a warning only: the operation is marked " + res.Stability + "; a strict run fails it"
-	case res.Severity == Should:
-		return "a warning only: a SHOULD rule fails a run only when strict"
+	case res.Level == Should:
+		return "a warning only: a SHOULD failure fails a run only when strict"
 	}
 	return res.Reason
 }

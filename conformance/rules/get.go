@@ -59,18 +59,36 @@ func getRules(f *facts) []Rule {
 		},
 	}
 	if op.Deprecated {
+		// READINGS.md: the document states the deprecation and the date but names no
+		// header, so sending none is ADVISORY; a header that is sent and malformed, or that
+		// names another date, contradicts 9.3 and is SHOULD. Two rules, so that each level
+		// is the rule's own.
+		deprecated := func(c *Check) http.Header {
+			c.needPets(1)
+			id, _ := IDOf(c.Fixture.Pets[0])
+			resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
+			if code(resp) != http.StatusOK {
+				return nil
+			}
+			return resp.Raw().Header
+		}
 		rules = append(rules, Rule{
 			ID: spec.OpGet + "/deprecation-headers", Section: "4.3; 9.3; RFC 9745; RFC 8594", Severity: Should, Op: spec.OpGet,
-			Title: "responses carry Deprecation and Sunset headers that agree with the spec's dates",
+			Title: "a Deprecation or Sunset header that is sent is well formed and agrees with the removal date",
 			Needs: Needs{Animals: 1},
 			Check: func(c *Check) {
-				c.needPets(1)
-				id, _ := IDOf(c.Fixture.Pets[0])
-				resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
-				if code(resp) != http.StatusOK {
-					return
+				if h := deprecated(c); h != nil {
+					checkDeprecation(c, op, h, false)
 				}
-				checkDeprecation(c, op, resp.Raw().Header)
+			},
+		}, Rule{
+			ID: spec.OpGet + "/deprecation-headers-sent", Section: "4.3; 9.3; RFC 9745; RFC 8594", Severity: Advisory, Op: spec.OpGet,
+			Title: "responses announce the deprecation with Deprecation and Sunset headers (the document names none)",
+			Needs: Needs{Animals: 1},
+			Check: func(c *Check) {
+				if h := deprecated(c); h != nil {
+					checkDeprecation(c, op, h, true)
+				}
 			},
 		})
 	}
@@ -106,8 +124,10 @@ func expectGone(c *Check, resp *httpexpect.Response) {
 }
 
 // checkDeprecation compares the Deprecation (RFC 9745: "@" and a Unix time) and Sunset
-// (RFC 8594: an HTTP date) headers with the spec's x-deprecated-since and x-sunset.
-func checkDeprecation(c *Check, op spec.Operation, h http.Header) {
+// (RFC 8594: an HTTP date) headers with the spec's x-deprecated-since and x-sunset: with
+// absent, it fails a header that is not sent; without, one that is sent and malformed or
+// disagrees with the spec's dates.
+func checkDeprecation(c *Check, op spec.Operation, h http.Header, absent bool) {
 	// The interface document says the operation is deprecated but not since when, so any
 	// RFC 9745 date (@<unix seconds>) passes unless it falls after the removal date;
 	// x-deprecated-since is the reference server's own choice and binds no one else.
@@ -115,7 +135,10 @@ func checkDeprecation(c *Check, op spec.Operation, h http.Header) {
 	since, err := parseDeprecation(dep)
 	switch {
 	case dep == "":
-		c.Expectf("a Deprecation header", "none", "the deprecated operation sends no Deprecation header")
+		if absent {
+			c.Expectf("a Deprecation header", "none", "the deprecated operation sends no Deprecation header")
+		}
+	case absent:
 	case err != nil:
 		c.Expectf("Deprecation: @<unix seconds> (RFC 9745)", "Deprecation: "+dep, "the Deprecation header is not an RFC 9745 date")
 	case !op.Sunset.IsZero() && since.After(op.Sunset):
@@ -127,6 +150,15 @@ func checkDeprecation(c *Check, op spec.Operation, h http.Header) {
 	}
 	want := op.Sunset.UTC().Format(http.TimeFormat)
 	got := h.Get("Sunset")
+	if got == "" {
+		if absent {
+			c.Expectf("Sunset: "+want, "none", "the deprecated operation sends no Sunset header")
+		}
+		return
+	}
+	if absent {
+		return
+	}
 	sunset, err := http.ParseTime(got)
 	if err != nil || sunset.UTC().Format(time.DateOnly) != op.Sunset.Format(time.DateOnly) {
 		c.Expectf("Sunset: "+want, "Sunset: "+got, "the Sunset header disagrees with x-sunset %s", op.Sunset.Format(time.DateOnly))

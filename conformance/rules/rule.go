@@ -18,14 +18,14 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// Severity weighs a rule's failure (report.Severity: MUST, SHOULD, INFO).
+// Severity weighs a rule's failure (report.Severity: MUST, SHOULD, ADVISORY).
 type Severity = report.Severity
 
-// The severities, in the sense of RFC 2119.
+// The severities, in the sense of RFC 2119 and READINGS.md.
 const (
-	Must   = report.Must
-	Should = report.Should
-	Info   = report.Info
+	Must     = report.Must
+	Should   = report.Should
+	Advisory = report.Advisory
 )
 
 // Needs are a rule's preconditions on the target's data, which the runner prepares before
@@ -47,7 +47,9 @@ type Rule struct {
 	ID string
 	// Section is where the interface document (or an HTTP RFC) states the requirement.
 	Section string
-	// Severity weighs a failure: Must fails the run, Should warns unless strict.
+	// Severity weighs a failure: Must fails the run, Should warns unless strict, Advisory
+	// only warns. A failure its check records at a weaker level (a generated case the
+	// readings put at SHOULD) weighs that level.
 	Severity Severity
 	// Title restates the requirement in one sentence.
 	Title string
@@ -95,6 +97,8 @@ type Recorder interface {
 	// FailAt records f against the exchange with index i (a failure judged later).
 	FailAt(f report.Failure, i int)
 	Failed() bool
+	// Strongest is the strongest level of the failures recorded so far (ok false: none).
+	Strongest() (level Severity, ok bool)
 	FailureCount() int
 	ExchangeCount() int
 	// Answered reports whether every request so far got an answer.
@@ -211,7 +215,13 @@ func (c *Check) Failf(format string, args ...any) {
 
 // Expectf records a failure stating what was expected and what came back.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
-	c.rec.Fail(report.Failure{Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
+	c.ExpectAtf(Must, expected, actual, format, args...)
+}
+
+// ExpectAtf is Expectf for a failure that weighs level at most (the rule's Severity still
+// caps it): a generated case the readings put at SHOULD, say.
+func (c *Check) ExpectAtf(level Severity, expected, actual, format string, args ...any) {
+	c.rec.Fail(report.Failure{Level: level, Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
 }
 
 // Skipf ends the check and marks the rule skipped with the reason.
@@ -254,14 +264,15 @@ func (c *Check) sendRaw(req *http.Request, open bool) (*http.Response, error) {
 	return c.send(c.rec, req, open)
 }
 
-// probe runs fn with a scratch recorder and reports whether it failed: shrinking tries
-// candidates without reporting them.
-func (c *Check) probe(fn func()) bool {
+// probe runs fn with a scratch recorder and reports whether it failed, and the strongest
+// level it failed at: shrinking tries candidates without reporting them.
+func (c *Check) probe(fn func()) (bool, Severity) {
 	saved := c.rec
 	c.rec = c.scratch()
 	defer func() { c.rec = saved }()
 	fn()
-	return c.rec.Failed()
+	level, failed := c.rec.Strongest()
+	return failed, level
 }
 
 // readAll returns a response body the session already read into memory.

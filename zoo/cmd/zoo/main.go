@@ -170,7 +170,9 @@ func observe(ctx context.Context, harness, dir, name string, steps int, logw io.
 	obs.Plain, obs.Strict = plain.Counts.Fail+plain.Counts.Error, strict.Counts.Fail+strict.Counts.Error
 	seen := map[string]bool{}
 	for _, res := range strict.Results {
-		if res.Status != conformance.Fail && res.Status != conformance.Error {
+		// ADVISORY failures warn even in a strict run; they are recorded too.
+		advisory := res.Status == conformance.Warn && res.Level == conformance.Advisory
+		if res.Status != conformance.Fail && res.Status != conformance.Error && !advisory {
 			continue
 		}
 		if res.Status == conformance.Error {
