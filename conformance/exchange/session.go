@@ -567,7 +567,14 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
 		}
 	}
+	pipe := ""
 	switch {
+	case len(body) > 0 && unprintable(body) && !strings.Contains(s.Redact(string(body)), report.KeyPlaceholder):
+		// Bytes that are not UTF-8, and control characters, cannot stand in a report or a
+		// terminal as they are: printf writes them from octal escapes (POSIX), and curl
+		// reads them from its input.
+		pipe = "printf " + printfFormat(s.Redact(string(body))) + " | "
+		b.WriteString(" --data-binary @-")
 	case len(body) > 0:
 		b.WriteString(" --data-binary " + shellQuote(s.Redact(string(body))))
 	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
@@ -575,6 +582,36 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 		b.WriteString(" -H 'Content-Length: 0'")
 	}
 	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
+	return pipe + b.String()
+}
+
+// unprintable reports whether body holds bytes that are not UTF-8 or control characters
+// other than tab, line feed and carriage return.
+func unprintable(body []byte) bool {
+	if !utf8.Valid(body) {
+		return true
+	}
+	return bytes.ContainsFunc(body, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
+}
+
+// printfFormat is a single-quoted printf format that writes body byte for byte: printable
+// ASCII as it is (% and \ doubled), every other byte as an octal escape.
+func printfFormat(body string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '%':
+			b.WriteString("%%")
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\'' || c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\%03o`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
 	return b.String()
 }
 
