@@ -68,6 +68,10 @@ func TestNoAnswerNamesTimeout(t *testing.T) {
 	assert.Equal(t, conformance.Error, res.Status)
 	assert.True(t, strings.HasPrefix(res.Reason, "no answer from the target within 300ms (--timeout): "), res.Reason)
 	assert.Equal(t, 1, strings.Count(res.Reason, "no answer"), res.Reason)
+	// An error is grouped into the causes as a failure is, with the request to repeat.
+	require.NotEmpty(t, rep.Causes)
+	assert.Equal(t, res.Reason, rep.Causes[0].Message)
+	assert.Contains(t, rep.Causes[0].Example.Curl, "/pets/abc")
 
 	// Refused: no timeout to name, and still one prefix.
 	rep = run(t, conformance.Target{BaseURL: target.BaseURL, APIKey: testKey, Client: &http.Client{Transport: refuseOn("/pets/abc")}},

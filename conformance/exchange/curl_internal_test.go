@@ -23,9 +23,10 @@ func TestCurlReproducesBytesThatAreNotUTF8(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")
 	}
-	var got []byte
+	got := make(chan []byte, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, _ = io.ReadAll(r.Body)
+		b, _ := io.ReadAll(r.Body)
+		got <- b
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(srv.Close)
@@ -48,7 +49,7 @@ func TestCurlReproducesBytesThatAreNotUTF8(t *testing.T) {
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PETSTORE_API_KEY=KEY"}
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s\n%s", line, out)
-		assert.Equal(t, body, got, line)
+		assert.Equal(t, body, <-got, line)
 	}
 }
 

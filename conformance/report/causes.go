@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -53,10 +54,17 @@ func causes(results []Result) []Cause {
 	var out []Cause
 	index := map[string]int{}
 	for _, res := range results {
-		if res.Status != Fail && res.Status != Warn {
+		if res.Status != Fail && res.Status != Warn && res.Status != Error {
 			continue
 		}
-		for _, f := range res.Failures {
+		failures := res.Failures
+		if res.Status == Error {
+			// What kept the rule from a verdict (no answer in time, a check that panicked) is
+			// grouped like a failure: a target that times out on one kind of request shows as
+			// one cause, not as rows scattered through the report.
+			failures = append(slices.Clone(failures), Failure{Level: res.Severity, Message: res.Reason, Exchange: len(res.Exchanges) - 1})
+		}
+		for _, f := range failures {
 			k := causeKey(f)
 			i, ok := index[k]
 			if !ok {
