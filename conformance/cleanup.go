@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -43,8 +44,7 @@ func (r *runner) cleanUp() {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			path := op.Path[:strings.Index(op.Path, "{")] + id
-			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, r.sess.BaseURL()+path, nil)
+			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, r.sess.BaseURL()+cases.FillPath(op.Path, id), nil)
 			if err != nil {
 				return
 			}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -267,12 +266,7 @@ func (r *runner) everyOperationMissing() bool {
 		if r.opts.ReadOnly && cases.Unsafe(op.Method) {
 			continue
 		}
-		path := op.Path
-		for strings.Contains(path, "{") {
-			i, j := strings.Index(path, "{"), strings.Index(path, "}")
-			path = path[:i] + cases.ImpossibleID + path[j+1:]
-		}
-		req, err := http.NewRequestWithContext(r.ctx, op.Method, r.sess.BaseURL()+path, nil)
+		req, err := http.NewRequestWithContext(r.ctx, op.Method, r.sess.BaseURL()+cases.FillPath(op.Path, cases.ImpossibleID), nil)
 		if err != nil {
 			return false
 		}

@@ -706,6 +706,15 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 	return out
 }
 
+// FillPath is path with every parameter ("{petId}") replaced by id.
+func FillPath(path, id string) string {
+	for strings.Contains(path, "{") {
+		i, j := strings.Index(path, "{"), strings.Index(path, "}")
+		path = path[:i] + id + path[j+1:]
+	}
+	return path
+}
+
 // knownID is the id of an animal that op's requests name: one the service holds for an
 // operation that only reads, one the run creates for the case (OwnAnimal) for one that may
 // change what it names.
@@ -842,11 +851,7 @@ func (g *Generator) Routes(ops []spec.Operation) []Case {
 		if Unsafe(method) {
 			id = ImpossibleID
 		}
-		for strings.Contains(path, "{") {
-			i, j := strings.Index(path, "{"), strings.Index(path, "}")
-			path = path[:i] + id + path[j+1:]
-		}
-		return path
+		return FillPath(path, id)
 	}
 	route := func(name, words, method, path string, auth Auth) Case {
 		c := Combine("", Request{Method: method, Path: path, Auth: auth})
