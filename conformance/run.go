@@ -101,8 +101,10 @@ type Options struct {
 	// applied), in catalogue order, one call at a time: n counts from 1 to total.
 	Finished func(n, total int, res Result)
 
-	// wait sleeps between retries; nil means a real sleep. Tests make it instant.
-	wait func(context.Context, time.Duration) error
+	// Wait sleeps d between retries and re-lists, or ends early with ctx; nil means a real
+	// sleep. A test against an in-process server makes it instant: the run still counts
+	// what it would have waited against its bounds, so it gives up at the same point.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // DefaultWorkers is how many rules run at once when Options.Workers is zero: as many
@@ -318,8 +320,8 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	if opts.wait == nil {
-		opts.wait = exchange.Sleep
+	if opts.Wait == nil {
+		opts.Wait = exchange.Sleep
 	}
 	f := opts.Facts
 	if f == nil || f.Doc != opts.Spec {
@@ -357,7 +359,7 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	sess, err := exchange.New(exchange.Config{BaseURL: target.BaseURL, APIKey: target.APIKey, Client: target.Client,
-		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers,
+		Timeout: opts.Timeout, Headers: opts.Headers, Wait: opts.Wait, Facts: f, Rate: opts.Rate, Workers: opts.Workers,
 		ReadOnly: opts.ReadOnly, MaxWait: opts.MaxWait, Halted: cancel})
 	if err != nil {
 		cancel(nil)
@@ -616,7 +618,7 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 	key := r.sess.Key()
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
 	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now, Prepared: prepared,
-		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.wait,
+		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.Wait,
 		Recorder: recorder{rec}, Scratch: func() rules.Recorder { return recorder{rec.Scratch()} },
 		Send: func(rec rules.Recorder, req *http.Request, open bool) (*http.Response, error) {
 			return r.sess.Do(rec.(recorder).Recorder, open, req)

@@ -112,7 +112,10 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	}
 	// One worker per run: RunAll runs mutants side by side already, and a run's verdicts do
 	// not depend on its workers (conformance's TestWorkersDoNotChangeTheReport).
-	opts := conformance.Options{Spec: doc, Facts: f, Now: Clock, Skip: skip, Workers: 1}
+	// A mutant answers at once or never, so waiting for an animal to show up or for a 429 to
+	// pass is counted, not slept: a mutant that hides what it stores fails at the same point,
+	// without ten seconds of real waiting.
+	opts := conformance.Options{Spec: doc, Facts: f, Now: Clock, Skip: skip, Workers: 1, Wait: countOnly}
 	if m.Options != nil {
 		m.Options(&opts)
 	}
@@ -164,3 +167,6 @@ func Score(outcomes []Outcome) (killed, total int) {
 	}
 	return killed, len(outcomes)
 }
+
+// countOnly is a wait that returns at once, unless ctx has ended.
+func countOnly(ctx context.Context, _ time.Duration) error { return ctx.Err() }
