@@ -2,9 +2,11 @@ package conformance
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -27,17 +29,23 @@ func (r *runner) prepare() error {
 	pets, err := r.list("")
 	if err != nil {
 		var te transportError
+		if errors.As(err, &te) && te.connected() {
+			// The connection was made: the target is there and does not answer, which is not
+			// a fault of the run's options but a target that cannot be judged.
+			return r.sess.Stop(fmt.Sprintf("the target took the connection and sent no answer to GET %s within %s (--timeout)",
+				r.facts.ByID[spec.OpList].Path, r.sess.Timeout()))
+		}
 		if errors.As(err, &te) {
 			return fmt.Errorf("conformance: %w: %s: %s%s", ErrUnreachable, r.report.Target, r.sess.Redact(te.cause()), exchange.TLSHint(te.error))
 		}
 		if errors.Is(err, exchange.ErrCannotJudge) {
-			return fmt.Errorf("conformance: %s: %w", r.report.Target, err)
+			return err
 		}
 		var se statusError
 		if errors.As(err, &se) && se.got == http.StatusNotFound && r.everyOperationMissing() {
-			return fmt.Errorf("conformance: %w", &exchange.CannotJudgeError{Reason: fmt.Sprintf(
+			return r.sess.Stop(fmt.Sprintf(
 				"every documented operation answered 404 Not Found under %s: the base path is wrong (where does the service answer GET %s?)",
-				r.report.Target, r.facts.ByID[spec.OpList].Path)})
+				r.report.Target, r.facts.ByID[spec.OpList].Path))
 		}
 		if errors.Is(err, ErrKeyRefused) {
 			// Every rule that sends the key would fail for the same reason, which is the
@@ -273,6 +281,9 @@ func (r *runner) everyOperationMissing() bool {
 		r.sess.WithBaseQuery(req.URL)
 		r.sess.AddHeaders(req.Header)
 		resp, _, _, err := r.sess.Send(req)
+		if errors.Is(err, exchange.ErrNotSent) {
+			continue // an operation on a collection, which the run never sends
+		}
 		if err != nil || resp.StatusCode != http.StatusNotFound {
 			return false
 		}
@@ -283,6 +294,17 @@ func (r *runner) everyOperationMissing() bool {
 
 // transportError is a request that got no response at all.
 type transportError struct{ error }
+
+// connected reports whether the request got as far as a connection: it timed out waiting
+// for an answer, not while dialling (a refused or unroutable address, a TLS handshake).
+func (e transportError) connected() bool {
+	var op *net.OpError
+	if errors.As(e.error, &op) && op.Op == "dial" {
+		return false
+	}
+	var ne net.Error
+	return errors.Is(e.error, context.DeadlineExceeded) || errors.As(e.error, &ne) && ne.Timeout()
+}
 
 // cause is the innermost reason (connection refused, timeout), without the URL.
 func (e transportError) cause() string {

@@ -379,9 +379,11 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 			MaxCreates:  opts.MaxCreates,
 			Provenance:  withSeed(prov, opts.Seed),
 		}}
-	if err := r.prepare(); err != nil {
+	if err := r.prepare(); err != nil && r.sess.Halted() == nil {
 		return nil, err
 	}
+	// A target that cannot be judged from the start (a wrong base path, unavailable, silent)
+	// still gets a report: every rule not judged, with the reason, and what was sent.
 	return r, nil
 }
 

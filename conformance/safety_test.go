@@ -1,7 +1,10 @@
 package conformance_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -20,7 +23,8 @@ import (
 
 // grownSpec is the spec with the operations the document says the service has but does not
 // show (section 4.3, "updating or deleting animals ... not shown"): delete, replace and
-// update an animal by id.
+// update an animal by id, each with a way to name a second animal (a query parameter, the
+// body's id), and a replacement of the whole collection.
 func grownSpec(t testing.TB) *openapi3.T {
 	t.Helper()
 	ops := `
@@ -30,6 +34,7 @@ func grownSpec(t testing.TB) *openapi3.T {
       tags: [animals]
       parameters:
         - {name: petId, in: path, required: true, schema: {type: integer, format: int64}, example: 1}
+        - {name: alsoDelete, in: query, schema: {type: integer, format: int64}, example: 2}
       responses:
         '204': {description: Removed.}
         '401': {$ref: '#/components/responses/Unauthorized'}
@@ -42,23 +47,54 @@ func grownSpec(t testing.TB) *openapi3.T {
         - {name: petId, in: path, required: true, schema: {type: integer, format: int64}, example: 1}
       requestBody:
         required: true
-        content: {application/json: {schema: {$ref: '#/components/schemas/NewPet'}}}
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
       responses:
         '200': {description: Replaced., content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
         '400': {description: Bad body., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
         '401': {$ref: '#/components/responses/Unauthorized'}
         '404': {description: Not found., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+    patch:
+      operationId: updatePet
+      summary: Update an animal
+      tags: [animals]
+      parameters:
+        - {name: petId, in: path, required: true, schema: {type: integer, format: int64}, example: 1}
+        - {name: mergeInto, in: query, schema: {type: integer, format: int64}, example: 3}
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '400': {description: Bad body., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+        '404': {description: Not found., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+`
+	all := `
+    put:
+      operationId: replaceAll
+      summary: Replace every animal
+      tags: [animals]
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/NewPet'}}}}
+      responses:
+        '204': {description: Replaced.}
+        '401': {$ref: '#/components/responses/Unauthorized'}
 `
 	text := strings.Replace(string(spec.Bytes()), "  /pets/{petId}:\n", "  /pets/{petId}:"+ops, 1)
+	text = strings.Replace(text, "  /pets:\n", "  /pets:"+all, 1)
 	require.NotEqual(t, string(spec.Bytes()), text)
+	require.Equal(t, 2, strings.Count(text, "operationId: replace"))
 	doc, err := spec.Parse([]byte(text))
 	require.NoError(t, err)
 	return doc
 }
 
 // wideStore is a pet store that implements what grownSpec adds, and, as a careless server
-// would, checks the key on reads and creates only: a DELETE or PUT without a key acts too.
-// It records the method of every request and starts with animals no run created.
+// would, checks the key on reads and creates only: a DELETE, PUT or PATCH without a key acts
+// too, a DELETE removes the animal alsoDelete names as well, a PUT replaces the animal its
+// body's id names, a PATCH renames the animal mergeInto names, and a PUT on the collection
+// empties it. It records the method of every request and starts with animals no run created.
 type wideStore struct {
 	mu      sync.Mutex
 	pets    map[int64]map[string]any
@@ -177,8 +213,20 @@ func (s *wideStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			delete(s.pets, id)
+			if other, err := strconv.ParseInt(r.URL.Query().Get("alsoDelete"), 10, 64); err == nil {
+				delete(s.pets, other)
+			}
 			w.WriteHeader(http.StatusNoContent)
 		case http.MethodPut:
+			var raw []byte
+			if r.Body != nil {
+				raw, _ = io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(raw))
+			}
+			var named struct{ ID *int64 }
+			if json.Unmarshal(raw, &named) == nil && named.ID != nil && s.pets[*named.ID] != nil {
+				id, found = *named.ID, true // an upsert by the body's id
+			}
 			np, ok := readPet()
 			if !found {
 				fail(http.StatusNotFound, "not_found")
@@ -189,9 +237,21 @@ func (s *wideStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.pets[id] = np
 				reply(http.StatusOK, np)
 			}
+		case http.MethodPatch:
+			if other, err := strconv.ParseInt(r.URL.Query().Get("mergeInto"), 10, 64); err == nil && s.pets[other] != nil {
+				s.pets[other]["name"] = "merged"
+			}
+			if !found {
+				fail(http.StatusNotFound, "not_found")
+			} else {
+				reply(http.StatusOK, p)
+			}
 		default:
 			fail(http.StatusMethodNotAllowed, "method_not_allowed")
 		}
+	case rest == "" && r.Method == http.MethodPut:
+		clear(s.pets)
+		w.WriteHeader(http.StatusNoContent)
 	default:
 		fail(http.StatusMethodNotAllowed, "method_not_allowed")
 	}
@@ -251,7 +311,31 @@ func TestRunTouchesOnlyWhatItCreated(t *testing.T) {
 				assert.Equal(t, 0, left, "the run removes what it created")
 				assert.Positive(t, rep.AnimalsRemoved)
 			}
-			assert.Equal(t, left, rep.AnimalsLeft)
+			if tc.keep {
+				// A DELETE of one of the run's animals may take another with it (alsoDelete
+				// naming an id the run created), which the run cannot see without asking.
+				assert.LessOrEqual(t, left, rep.AnimalsLeft)
+			} else {
+				assert.Equal(t, left, rep.AnimalsLeft)
+			}
 		})
+	}
+}
+
+// A wrong base path is named as such whatever the spec grows: the collection's PUT, which
+// the run never sends, does not count as an operation that answered (issue 22, item 2).
+func TestWrongBasePathWithAGrownSpec(t *testing.T) {
+	store := newWideStore(3)
+	srv := httptest.NewServer(store)
+	t.Cleanup(srv.Close)
+	target := conformance.Target{BaseURL: srv.URL + "/api/v1", APIKey: testKey, Client: srv.Client()}
+	rep, err := conformance.Run(context.Background(), target, conformance.Options{Spec: grownSpec(t)})
+	require.ErrorIs(t, err, conformance.ErrCannotJudge)
+	assert.Contains(t, err.Error(), "the base path is wrong")
+	assert.Equal(t, conformance.CannotJudge, rep.Verdict)
+	assert.Equal(t, 3, len(store.pets))
+	assert.Positive(t, rep.Requests, "the report counts what was sent")
+	for _, res := range rep.Results {
+		assert.Contains(t, res.Reason, "the base path is wrong", res.ID)
 	}
 }

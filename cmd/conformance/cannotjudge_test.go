@@ -58,6 +58,10 @@ func TestCannotJudge(t *testing.T) {
 	}))
 	t.Cleanup(dying.Close)
 
+	// takes the connection and never answers.
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(silent.Close)
+
 	for _, tt := range []struct {
 		name, reason string
 		args         []string
@@ -67,6 +71,8 @@ func TestCannotJudge(t *testing.T) {
 			[]string{"--base-url", wrongBase.URL + "/api/v1"}, false},
 		{"unavailable", "the target is unavailable: it answered 503 Service Unavailable and asked to come back later for more than 2s in all (--max-wait)",
 			[]string{"--base-url", maintenance.URL + "/v1", "--max-wait", "2s"}, false},
+		{"silent", "the target took the connection and sent no answer to GET /pets within 300ms (--timeout)",
+			[]string{"--base-url", silent.URL + "/v1", "--timeout", "300ms"}, false},
 		{"killed mid-run", "the target stopped answering at ",
 			[]string{"--base-url", dying.URL + "/v1", "--workers", "1"}, true},
 	} {
@@ -82,10 +88,14 @@ func TestCannotJudge(t *testing.T) {
 			require.NoError(t, json.Unmarshal(data, &rep))
 			require.NotEmpty(t, rep.GateFailures)
 			assert.Contains(t, rep.GateFailures[len(rep.GateFailures)-1].Message, tt.reason)
+			assert.Equal(t, conformance.CannotJudge, rep.Verdict)
+			assert.Positive(t, rep.Requests, "the report counts the requests sent")
 			if !tt.judged {
+				for _, res := range rep.Results {
+					assert.Equal(t, "not judged: "+rep.GateFailures[len(rep.GateFailures)-1].Message, res.Reason, res.ID)
+				}
 				return
 			}
-			assert.Equal(t, conformance.CannotJudge, rep.Verdict)
 			judged, notJudged := 0, 0
 			for _, res := range rep.Results {
 				if strings.HasPrefix(res.Reason, "not judged: the target stopped answering") {

@@ -417,6 +417,11 @@ func outside(p *openapi3.Schema, n *big.Int) bool {
 }
 
 func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
+	if len(properties(s)) == 0 {
+		// A free-form object or an array (a grown spec's PATCH, say): the variants below
+		// edit an object's properties, which such a body has none of.
+		return nil
+	}
 	valid := func(r *Request) []byte { return r.Body.Bytes() }
 	raw := func(slug, words string, v Verdict, section string, build func(r *Request) []byte, keepWants bool) Mutation {
 		return mut("body", "body-"+slug, words, v, 400, section, func(r *Request) {

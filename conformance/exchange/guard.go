@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,8 +147,64 @@ func (s *Session) permit(req *http.Request, rt *routed) error {
 			return &NotSentError{fmt.Sprintf("%s %s would act on animal %s, which this run did not create", req.Method, rt.vreq.URL.Path, id)}
 		}
 	}
+	for _, v := range s.namedBesidesPath(req) {
+		if id, ok := animalIn(v); ok && !s.owned.has(id) {
+			return &NotSentError{fmt.Sprintf("%s %s names animal %s in its query or body, which this run did not create", req.Method, rt.vreq.URL.Path, id)}
+		}
+	}
 	return nil
 }
+
+// namedBesidesPath are the values outside the path that a server could read an animal from:
+// every run of digits in the query string (its own parameters; not the base URL's, which go
+// on every request), decoded, and every member named "id" (any case, at any depth) of a
+// JSON body, as a server that upserts by the body's id would. A request whose body cannot be
+// read again names "0" and so is not sent.
+func (s *Session) namedBesidesPath(req *http.Request) []string {
+	var out []string
+	q := strings.TrimPrefix(req.URL.RawQuery, s.base.RawQuery)
+	if d, err := url.QueryUnescape(strings.ReplaceAll(q, "+", " ")); err == nil {
+		q = d
+	}
+	out = append(out, digitRuns.FindAllString(q, -1)...)
+	if req.Body == nil || req.Body == http.NoBody {
+		return out
+	}
+	if req.GetBody == nil {
+		return append(out, "0")
+	}
+	rc, err := req.GetBody()
+	if err != nil {
+		return append(out, "0")
+	}
+	defer rc.Close()
+	var v any
+	dec := json.NewDecoder(rc)
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return out
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, m := range v {
+				if strings.EqualFold(k, "id") {
+					out = append(out, fmt.Sprint(m))
+				}
+				walk(m)
+			}
+		case []any:
+			for _, m := range v {
+				walk(m)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+var digitRuns = regexp.MustCompile(`[0-9]+`)
 
 // animalIn is the animal a lenient server could read from a path value: its first run of
 // digits, as an int64 ("1.5", " 1", "1abc" and "01" all name animal 1 to a parser that stops

@@ -56,6 +56,13 @@ func (s *Session) Halted() error {
 	return nil
 }
 
+// Stop halts the session for reason (the target cannot be judged), as if it had stopped
+// answering: no request leaves from then on. The first reason wins; Stop returns it.
+func (s *Session) Stop(reason string) error { return s.stop(reason) }
+
+// Timeout bounds each request.
+func (s *Session) Timeout() time.Duration { return s.timeout }
+
 func (s *Session) stop(reason string) *CannotJudgeError {
 	s.halt.once.Do(func() {
 		e := &CannotJudgeError{Reason: s.Redact(reason)}

@@ -411,8 +411,11 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	}
 	defer resp.Body.Close()
 	s.recordCoverage(req, rt.vreq, rt.Routed, resp.StatusCode)
-	// Only createPet is a POST; counting here covers preparation and rules alike.
-	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
+	// A POST answered 2xx created an animal unless the spec routes it to another operation
+	// (a grown spec's POST /pets/{petId}/photos); counting here covers preparation and rules
+	// alike.
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 &&
+		(rt.Err != nil || rt.Route == nil || rt.Route.Operation.OperationID == spec.OpCreate) {
 		s.created.Add(1)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
