@@ -148,11 +148,12 @@ func TestLayout(t *testing.T) {
 		}
 	}
 
-	// The README's contents table names every part of the tree.
-	readme, err := os.ReadFile("../README.md")
+	// The contents table of docs/layout.md names every part of the tree.
+	page, err := os.ReadFile("../docs/layout.md")
 	require.NoError(t, err)
-	contents := string(readme)[strings.Index(string(readme), "## Contents"):]
-	contents = contents[:strings.Index(contents, "\n## ")]
+	_, contents, ok := strings.Cut(string(page), "\n## Contents\n")
+	require.True(t, ok, "docs/layout.md has a section Contents")
+	contents, _, _ = strings.Cut(contents, "\n## ")
 	for _, name := range names {
 		part := strings.SplitN(name, "/", 3)
 		entry := part[0] + "/"
@@ -162,7 +163,7 @@ func TestLayout(t *testing.T) {
 		if part[0] == "cmd" {
 			entry = name
 		}
-		assert.Contains(t, contents, "`"+entry, "README's contents table does not name %s (package %s)", entry, name)
+		assert.Contains(t, contents, "`"+entry, "the contents table of docs/layout.md does not name %s (package %s)", entry, name)
 	}
 
 	// The result model and its writers read nothing but the standard library and spec.

@@ -97,12 +97,12 @@ func TestCleanup(t *testing.T) {
 	assert.Contains(t, ft.logs[0], "what the client did")
 }
 
-// The Go test in the README's "Testing your client" is client_test.go, word for word.
-func TestREADMEExampleIsATest(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// The Go test in docs/client.md's "Testing your client" is client_test.go, word for word.
+func TestDocumentedExampleIsATest(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "client.md"))
 	require.NoError(t, err)
-	_, section, ok := strings.Cut(string(readme), "\n## Testing your client\n")
-	require.True(t, ok, "README has a section Testing your client")
+	_, section, ok := strings.Cut(string(page), "\n## Testing your client\n")
+	require.True(t, ok, "docs/client.md has a section Testing your client")
 	_, block, ok := strings.Cut(section, "\n```go\n")
 	require.True(t, ok, "with a Go block")
 	block, _, _ = strings.Cut(block, "\n```\n")
