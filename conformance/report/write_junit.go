@@ -1,20 +1,12 @@
 package report
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 )
-
-// WriteJSON writes the report as indented JSON (the fields of Report).
-func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`

@@ -11,19 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// Writer writes a report in one format.
-type Writer func(io.Writer, *Report) error
-
-// Formats are the report writers by name, as --format takes them. Every one writes valid
-// UTF-8: the JSON writer as encoding/json does, the others through Printable.
-var Formats = map[string]Writer{
-	"text":     WriteText,
-	"json":     WriteJSON,
-	"junit":    WriteJUnit,
-	"html":     WriteHTML,
-	"markdown": WriteMarkdown,
-}
-
 // WriteText writes the report for a person: one line per rule grouped by interface section,
 // the details of every rule that did not pass, and a summary line.
 func WriteText(w io.Writer, r *Report) error { return writeText(w, r, false) }
