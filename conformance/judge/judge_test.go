@@ -15,9 +15,7 @@ import (
 
 func facts(t *testing.T) *spec.Facts {
 	t.Helper()
-	doc, err := spec.Load()
-	require.NoError(t, err)
-	f, err := spec.ReadFacts(doc)
+	f, err := spec.ReadFacts(spec.MustLoad())
 	require.NoError(t, err)
 	return f
 }

@@ -18,9 +18,7 @@ import (
 // listFacts are the description's facts: the default limit the proxy judges by.
 func listFacts(t *testing.T) *spec.Facts {
 	t.Helper()
-	doc, err := spec.Load()
-	require.NoError(t, err)
-	f, err := spec.ReadFacts(doc)
+	f, err := spec.ReadFacts(spec.MustLoad())
 	require.NoError(t, err)
 	return f
 }
@@ -33,14 +31,7 @@ func crowdedReference(t *testing.T, f *spec.Facts, n int, wrap func(http.Handler
 	for i := range seed {
 		seed[i] = reference.NewPet{Name: fmt.Sprint("pet-", i), CategoryID: 1, Status: f.Statuses[i%len(f.Statuses)]}
 	}
-	h, err := reference.NewServer(reference.Config{APIKeys: []string{testKey}, Seed: seed})
-	require.NoError(t, err)
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return serveReference(t, reference.Config{APIKeys: []string{testKey}, Seed: seed}, wrap)
 }
 
 // listTraffic lists without limit, with a limit, with a filter, and asks for an unknown animal.
