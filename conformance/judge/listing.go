@@ -18,6 +18,12 @@ const (
 	paramStatus = "status"
 )
 
+// The messages of a listing's findings, for a caller that sorts them into rules of its own.
+const (
+	OverLimit   = "the listing holds more animals than the limit allows (4.1 rule 1; 8)"
+	OtherStatus = "the listing holds an animal of another status than the filter (4.1 rule 2)"
+)
+
 // Listing is what a listPets request asks of its answer (section 4.1 rules 1-2; section 8).
 type Listing struct {
 	// Limit is the most animals the answer may hold: the limit when the request gives one
@@ -76,7 +82,7 @@ func (l Listing) Judge(pets []map[string]any) []report.Failure {
 	var out []report.Failure
 	if n := int64(len(pets)); n > l.Limit {
 		out = append(out, report.Failure{Level: report.Must, Expected: "at most " + Animals(l.Limit), Actual: Animals(n),
-			Message: "the listing holds more animals than the limit allows (4.1 rule 1; 8)"})
+			Message: OverLimit})
 	}
 	if l.Statuses == nil {
 		return out
@@ -85,7 +91,7 @@ func (l Listing) Judge(pets []map[string]any) []report.Failure {
 		if st, ok := p["status"].(string); ok && !slices.Contains(l.Statuses, st) {
 			out = append(out, report.Failure{Level: report.Must,
 				Expected: "status " + strings.Join(l.Statuses, " or "), Actual: fmt.Sprintf("status %q (id %s)", st, idText(p["id"])),
-				Message: "the listing holds an animal of another status than the filter (4.1 rule 2)"})
+				Message: OtherStatus})
 			break
 		}
 	}
