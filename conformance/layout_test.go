@@ -22,6 +22,7 @@ const module = "github.com/petstore/petstore/"
 var layers = [][]string{
 	{"spec", "internal/buildinfo", "internal/cli"},
 	{"reference", "conformance/report"},
+	{"conformance/judge"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
@@ -169,6 +170,10 @@ func TestLayout(t *testing.T) {
 	// The result model and its writers read nothing but the standard library and spec.
 	for imp := range pkgs["conformance/report"].imports {
 		assert.Equal(t, "spec", imp, "conformance/report imports %s", imp)
+	}
+	// The shared judge reads the facts and writes findings, nothing else.
+	for imp := range pkgs["conformance/judge"].imports {
+		assert.Contains(t, []string{"spec", "conformance/report"}, imp, "conformance/judge imports %s", imp)
 	}
 	// Rules see the Check API and the facts, never the runner or the session.
 	for _, below := range []string{"conformance", "conformance/exchange"} {

@@ -51,6 +51,10 @@ func schemaPointer(rootPtr string, root *openapi3.SchemaRef, se *openapi3.Schema
 	return ptr, loc
 }
 
+// OperationPointer is the JSON pointer of route's operation in the description, e.g.
+// #/paths/~1pets/get: where a finding about an answer as a whole points.
+func OperationPointer(route *routers.Route) string { return operationPointer(route) }
+
 func operationPointer(route *routers.Route) string {
 	return "#/paths/" + escape(route.Path) + "/" + strings.ToLower(route.Method)
 }

@@ -3,11 +3,9 @@ package exchange
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -20,9 +18,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -44,7 +41,7 @@ type Session struct {
 	red       *redactor
 	specBase  string // the spec's base path, "/v1"
 	validator *spec.Validator
-	errSchema *openapi3.SchemaRef
+	facts     *spec.Facts // what the shared judge reads (the Error record)
 	created   atomic.Int64
 	requests  atomic.Int64
 	coverage  *coverage.Tracker
@@ -450,77 +447,23 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 		out = append(out, report.Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
 			Location: "body", Expected: "UTF-8", Actual: "invalid byte sequence"})
 	}
-	if status >= 400 {
-		out = append(out, errorStatusField(status, body)...)
-	}
 	if open && status/100 == 3 {
 		return out // a redirect where the document leaves the answer open: the rule judges it
 	}
 	if open && rt.Err != nil {
 		// A probe of a route the spec does not have: there is nothing to validate the
 		// answer against but the Error record of section 7.
-		if status >= 400 && status < 500 {
-			out = append(out, s.validateErrorBody(header, body)...)
-		}
-		return out
+		return append(out, judge.ErrorRecord(s.facts, status, header, body, status >= 500)...)
 	}
-	if open && status >= 400 && status < 500 {
-		if rt.Err == nil && rt.Route.Operation.Responses.Status(status) == nil {
-			return append(out, s.validateErrorBody(header, body)...)
-		}
+	if open && status >= 400 && status < 500 && rt.Route.Operation.Responses.Status(status) == nil {
+		// A 4xx the operation does not document, where the document leaves the answer open.
+		return append(out, judge.ErrorRecord(s.facts, status, header, body, false)...)
 	}
+	out = append(out, judge.ErrorRecord(s.facts, status, header, body, true)...)
 	for _, v := range s.validator.ValidateRoutedResponse(rt.vreq, rt.Routed, status, header, body) {
 		out = append(out, report.Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
 	}
 	return out
-}
-
-const errorPointer = "#/components/schemas/Error"
-
-// validateErrorBody checks an undocumented 4xx (allowed where the document is silent)
-// against the Error record.
-func (s *Session) validateErrorBody(header http.Header, body []byte) []report.Failure {
-	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return []report.Failure{{Message: fmt.Sprintf("error response has media type %q, not application/json (section 7)", header.Get("Content-Type")),
-			Location: "header Content-Type", Expected: "application/json", Actual: header.Get("Content-Type")}}
-	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return []report.Failure{{Message: "error response body is not JSON: " + err.Error(), Pointer: errorPointer, Location: "body"}}
-	}
-	if err := s.errSchema.Value.VisitJSON(v); err != nil {
-		var se *openapi3.SchemaError
-		ptr, loc, msg := errorPointer, "body", err.Error()
-		if errors.As(err, &se) {
-			msg = se.Reason
-			if se.SchemaField != "" {
-				ptr += "/" + se.SchemaField
-			}
-			if p := se.JSONPointer(); len(p) > 0 {
-				loc += "/" + strings.Join(p, "/")
-			}
-		}
-		return []report.Failure{{Message: "error response is not an Error record: " + msg, Pointer: ptr, Location: loc}}
-	}
-	return nil
-}
-
-func errorStatusField(status int, body []byte) []report.Failure {
-	var e struct {
-		Status *json.Number `json:"status"`
-	}
-	if json.Unmarshal(body, &e) != nil || e.Status == nil {
-		return nil // not an Error record: the schema validation says so
-	}
-	if e.Status.String() != fmt.Sprint(status) {
-		return []report.Failure{{
-			Message:  fmt.Sprintf("the Error record's status is %s but the HTTP status is %d (section 7)", e.Status, status),
-			Expected: fmt.Sprint(status), Actual: e.Status.String(),
-			Pointer: errorPointer + "/properties/status", Location: "body/status",
-		}}
-	}
-	return nil
 }
 
 func (s *Session) exchange(req *http.Request, body []byte) report.Exchange {

@@ -1,14 +1,19 @@
 package proxy
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -70,7 +75,11 @@ type exchange struct {
 // checker validates exchanges and keeps the Summary. The proxy and CheckHAR share it, so that
 // both give the same lines for the same traffic. It is safe for concurrent use.
 type checker struct {
-	v       *spec.Validator
+	v *spec.Validator
+	// facts are the pet store's facts of the description, which the shared judge reads; nil
+	// when the description lacks them (not the pet store's), and then only its own
+	// validation applies.
+	facts   *spec.Facts
 	base    string
 	secrets *secrets
 
@@ -86,8 +95,14 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 			return nil, err
 		}
 	}
-	v, err := spec.NewValidator(doc)
+	facts, err := spec.ReadFacts(doc)
 	if err != nil {
+		facts = nil // another description: validated, not judged by the pet store's rules
+	}
+	var v *spec.Validator
+	if facts != nil {
+		v = facts.Validator
+	} else if v, err = spec.NewValidator(doc); err != nil {
 		return nil, err
 	}
 	base, err := spec.BasePath(doc)
@@ -98,7 +113,7 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &checker{v: v, base: base, secrets: sec, cov: cov,
+	return &checker{v: v, facts: facts, base: base, secrets: sec, cov: cov,
 		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}, nil
 }
 
@@ -142,6 +157,9 @@ func (c *checker) check(ex exchange) []Finding {
 		} else {
 			vs = c.v.ValidateResponseHead(ex.req, ex.status, ex.header) // status and media type still count
 		}
+		if ex.respComplete && c.facts != nil {
+			vs = append(vs, c.judged(route, ex)...)
+		}
 		rejected := ex.status >= 400 && ex.status < 500 && route.Operation.Responses.Status(ex.status) != nil
 		if ex.reqComplete && !rejected {
 			vs = append(c.v.ValidateRequest(ex.req, ex.reqBody), vs...)
@@ -174,6 +192,32 @@ func (c *checker) check(ex exchange) []Finding {
 		if len(c.sum.Findings) < maxFindings {
 			c.sum.Findings = append(c.sum.Findings, f)
 		}
+	}
+	return out
+}
+
+// judged are the shared judge's findings on a complete response (conformance/judge): the
+// Error record's status field (its shape is the description's to judge), and a listing's
+// animals against what its request asked (section 4.1: at most the limit, the default when
+// there is none; only the filtered status).
+func (c *checker) judged(route *routers.Route, ex exchange) []spec.Violation {
+	fs := judge.ErrorRecord(c.facts, ex.status, ex.header, ex.respBody, true)
+	if route.Operation.OperationID == spec.OpList && ex.status/100 == 2 {
+		var pets []map[string]any
+		dec := json.NewDecoder(bytes.NewReader(ex.respBody))
+		dec.UseNumber()
+		if dec.Decode(&pets) == nil { // another shape is the description's to judge
+			fs = append(fs, judge.ListingAsked(c.facts, ex.req.URL.RawQuery).Judge(pets)...)
+		}
+	}
+	out := make([]spec.Violation, len(fs))
+	for i, f := range fs {
+		msg := f.Message
+		if f.Expected != "" && !f.SaysExpectedAndActual() {
+			msg += fmt.Sprintf(": want %s, got %s", f.Expected, f.Actual)
+		}
+		out[i] = spec.Violation{Operation: route.Operation.OperationID, Direction: spec.Response, Message: msg,
+			Pointer: cmp.Or(f.Pointer, spec.OperationPointer(route)), Location: cmp.Or(f.Location, "body")}
 	}
 	return out
 }

@@ -42,14 +42,20 @@ var readmeTraffic = []call{
 // as it is).
 func newReference(t *testing.T, wrap func(http.Handler) http.Handler) *httptest.Server {
 	t.Helper()
-	h, err := reference.NewServer(reference.Config{
+	return serveReference(t, reference.Config{
 		APIKeys: []string{testKey},
 		Seed: []reference.NewPet{
 			{Name: "Tom", CategoryID: 2, Status: "available"},
 			{Name: "Bella", CategoryID: 3, Status: "pending"},
 		},
 		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
-	})
+	}, wrap)
+}
+
+// serveReference serves the reference server of cfg behind wrap (nil: as it is).
+func serveReference(t *testing.T, cfg reference.Config, wrap func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
+	h, err := reference.NewServer(cfg)
 	require.NoError(t, err)
 	if wrap != nil {
 		h = wrap(h)

@@ -12,12 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -422,7 +422,7 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 		c.ExpectAtf(k.Level, expectedFor(k, success), report.StatusText(got), "want %s, got %s", report.StatusText(success), report.StatusText(got))
 	case got >= 400:
 		if !spoke {
-			checkErrorBody(c, got, resp.Header, body)
+			c.fail(judge.ErrorRecord(f.Facts, got, resp.Header, body, false))
 		}
 	case got/100 == 3 && k.Verdict == cases.Open:
 		// A redirect (a trailing slash to the path without it, say): where the document
@@ -451,26 +451,6 @@ func expectedFor(k cases.Case, success int) string {
 	return fmt.Sprintf("%s, or a 4xx with an Error body", report.StatusText(success))
 }
 
-// checkErrorBody fails an error answer whose body is not an Error record (section 7) with
-// the HTTP status in its status field.
-func checkErrorBody(c *Check, status int, h http.Header, body []byte) {
-	var e map[string]any
-	if !spec.IsJSON(h) || DecodeJSON(body, &e) != nil || e == nil {
-		c.Expectf("an Error record (code, message, status) as application/json", fmt.Sprintf("%q: %s", h.Get("Content-Type"), report.Clip(string(body), 80)),
-			"an error answer must carry an Error body (section 7)")
-		return
-	}
-	code, okCode := e["code"].(string)
-	_, okMsg := e["message"].(string)
-	st, okStatus := e["status"].(json.Number)
-	switch {
-	case !okCode || code == "" || !okMsg || !okStatus:
-		c.Expectf("an Error record (code, message, status)", report.Clip(string(body), 120), "an error answer must carry an Error body (section 7)")
-	case st.String() != strconv.Itoa(status):
-		c.Expectf(strconv.Itoa(status), st.String(), "the Error record's status must repeat the HTTP status (section 7)")
-	}
-}
-
 // judgeSuccess checks a 2xx answer against the request: a created animal holds what was
 // sent (and so does getPet of it afterwards), a listing holds at most its limit and only
 // animals of the filtered status, getPet returns the animal asked for.
@@ -483,13 +463,13 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 			return
 		}
 		wants := k.Request.Body.Wants()
-		compareStored(c, wants, pet, "the created Pet")
+		c.fail(judge.Stored(wants, pet, "the created Pet"))
 		id, ok := IDOf(pet)
 		if !ok || f.ByID[spec.OpGet].Gone(c.Now) || c.Failed() {
 			return
 		}
 		if got := getRaw(c, id); got != nil {
-			compareStored(c, wants, got, "getPet of the created animal")
+			c.fail(judge.Stored(wants, got, "getPet of the created animal"))
 		}
 	case spec.OpList:
 		var pets []map[string]any
@@ -497,23 +477,7 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 			c.Expectf("a JSON array of Pet", report.Clip(string(body), 120), "the listing must be a plain array (4.1 rule 3)")
 			return
 		}
-		limit, filter := listSemantics(f, k.Request)
-		if int64(len(pets)) > limit {
-			c.Expectf("at most "+animals(limit), animals(int64(len(pets))),
-				"the listing holds more animals than the limit allows (4.1 rule 1; 8)")
-		}
-		if filter != nil {
-			for _, p := range pets {
-				// An animal without a status does not contradict the filter: the default
-				// status is not shown, and the service may omit it.
-				if st, ok := p["status"].(string); ok && !slices.Contains(filter, st) {
-					id, _ := IDOf(p)
-					c.Expectf("status "+strings.Join(filter, " or "), fmt.Sprintf("status %q (id %s)", st, id),
-						"the listing holds an animal of another status than the filter (4.1 rule 2)")
-					break
-				}
-			}
-		}
+		c.fail(judge.ListingAsked(f.Facts, k.Request.RawQuery()).Judge(pets))
 	case spec.OpGet:
 		var pet map[string]any
 		if DecodeJSON(body, &pet) != nil || pet == nil {
@@ -523,90 +487,11 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 		raw := k.Request.Path[strings.LastIndex(k.Request.Path, "/")+1:]
 		asked, _ := url.PathUnescape(raw)
 		if n, ok := new(big.Int).SetString(asked, 10); ok {
-			if id, _ := IDOf(pet); !numEqual(id, n.String()) {
+			if id, _ := IDOf(pet); !judge.NumEqual(id, n.String()) {
 				c.Expectf("the animal with id "+n.String(), "id "+id, "getPet answered another animal than the one asked for (4.3)")
 			}
 		}
 	}
-}
-
-// listSemantics says what a listing request asks for: the most animals an answer may hold
-// (the limit when it is one valid value, the default when there is none, else the maximum)
-// and the statuses it may hold (nil: any, when the filter is not valid values only).
-func listSemantics(f *facts, r cases.Request) (int64, []string) {
-	var limits, statuses []string
-	for _, p := range r.Query {
-		name, _ := url.QueryUnescape(p.Name)
-		v, err := url.QueryUnescape(p.Value)
-		if err != nil {
-			v = "\x00invalid"
-		}
-		switch name {
-		case "limit":
-			limits = append(limits, v)
-		case "status":
-			statuses = append(statuses, v)
-		}
-	}
-	limit := f.Limit.Max
-	switch {
-	case len(limits) == 0:
-		limit = f.Limit.Default
-	case len(limits) == 1:
-		if n, err := strconv.ParseInt(limits[0], 10, 64); err == nil && strconv.FormatInt(n, 10) == limits[0] && n >= f.Limit.Min && n <= f.Limit.Max {
-			limit = n
-		}
-	}
-	for _, s := range statuses {
-		if !slices.Contains(f.Statuses, s) {
-			return limit, nil
-		}
-	}
-	if len(statuses) == 0 {
-		return limit, nil
-	}
-	return limit, statuses
-}
-
-// compareStored fails each field whose value in got is none of the values a service may
-// have stored: numbers compared exactly as decimals (int64 as text, never through float64),
-// strings byte for byte.
-func compareStored(c *Check, wants map[string][]string, got map[string]any, what string) {
-	names := make([]string, 0, len(wants))
-	for n := range wants {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		v, ok := got[name]
-		if !ok {
-			c.Expectf(strings.Join(wants[name], " or "), "no "+name, "%s lacks the %s that was sent", what, name)
-			continue
-		}
-		if !slices.ContainsFunc(wants[name], func(w string) bool { return sameValue(w, v) }) {
-			c.Expectf(strings.Join(wants[name], " or "), report.Clip(jsonText(v), 120), "%s holds another %s than was sent", what, name)
-		}
-	}
-}
-
-// sameValue compares a wanted JSON value with a decoded one (numbers as json.Number).
-func sameValue(want string, got any) bool {
-	var w any
-	if DecodeJSON([]byte(want), &w) != nil {
-		return false
-	}
-	if wn, ok := w.(json.Number); ok {
-		gn, ok := got.(json.Number)
-		return ok && numEqual(wn.String(), gn.String())
-	}
-	return jsonText(w) == jsonText(got)
-}
-
-// numEqual compares two JSON numbers exactly.
-func numEqual(a, b string) bool {
-	x, ok1 := new(big.Rat).SetString(a)
-	y, ok2 := new(big.Rat).SetString(b)
-	return ok1 && ok2 && x.Cmp(y) == 0
 }
 
 // caseRequest builds the HTTP request of a case: the path and query exactly as written,

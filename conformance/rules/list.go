@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 
 	"net/http"
@@ -56,7 +57,7 @@ func listRules(f *facts) []Rule {
 				c.Auth.GET("/pets").Expect().Status(http.StatusOK).JSON().Array().Length().IsEqual(def)
 			}},
 		{ID: spec.OpList + "/limit-min", Section: "4.1; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
-			Title: fmt.Sprintf("limit=%d is accepted and returns exactly %s", lo, animals(lo)),
+			Title: fmt.Sprintf("limit=%d is accepted and returns exactly %s", lo, judge.Animals(lo)),
 			Check: func(c *Check) { listing(c, c.Auth.GET("/pets").WithQuery("limit", lo), lo, "") }},
 		// limit is a maximum (4.1): a service may page below it, so MUST asks only for at
 		// most the limit and not nothing; the full page is a SHOULD.
@@ -109,32 +110,20 @@ func listRules(f *facts) []Rule {
 	return rules
 }
 
-// animals says "1 animal" or "n animals".
-func animals(n int64) string {
-	if n == 1 {
-		return "1 animal"
-	}
-	return fmt.Sprintf("%d animals", n)
-}
-
 // listing sends req and checks what a listing the fixture filled must hold: 200, an array
-// of Pets with distinct ids, at most max of them and not none, all with status (unless "").
+// of Pets with distinct ids, what the shared judge asks of a listing (at most max, none of
+// another status than status unless ""), and not none.
 func listing(c *Check, req *httpexpect.Request, max int64, status string) {
 	list, _ := expectList(c, req.Expect())
 	if list == nil {
 		return
 	}
-	switch {
-	case int64(len(list)) > max:
-		n := animals(int64(len(list)))
-		c.Expectf("at most "+animals(max), n, "the listing holds %s, want at most %s", n, animals(max))
-	case len(list) == 0 && c.Prepared:
-		c.Expectf("at least 1 animal", "0", "the listing is empty while animals exist")
+	asked := judge.Listing{Limit: max}
+	if status != "" {
+		asked.Statuses = []string{status}
 	}
-	for _, p := range list {
-		if status != "" && p["status"] != status {
-			id, _ := IDOf(p)
-			c.Expectf(status, fmt.Sprint(p["status"]), "animal %s has status %v in a listing filtered by status=%s", id, p["status"], status)
-		}
+	c.fail(asked.Judge(list))
+	if len(list) == 0 && c.Prepared {
+		c.Expectf("at least 1 animal", "0", "the listing is empty while animals exist")
 	}
 }

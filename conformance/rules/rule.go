@@ -213,6 +213,13 @@ func (c *Check) Failf(format string, args ...any) {
 	c.rec.Fail(report.Failure{Message: fmt.Sprintf(format, args...)})
 }
 
+// fail records the findings of the shared judge (conformance/judge).
+func (c *Check) fail(fs []report.Failure) {
+	for _, f := range fs {
+		c.rec.Fail(f)
+	}
+}
+
 // Expectf records a failure stating what was expected and what came back.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
 	c.ExpectAtf(Must, expected, actual, format, args...)
