@@ -51,8 +51,8 @@ type session struct {
 	facts    *spec.Facts // doc's, read once for the run, its replays and the reference
 	specHash string
 	now      time.Time
-	target   explore.Target
-	fresh    func() (explore.Target, func(), error) // nil for a target given by URL
+	target   conformance.Target
+	fresh    func() (conformance.Target, func(), error) // nil for a target given by URL
 	stop     func()
 }
 
@@ -101,20 +101,20 @@ func (f *targetFlags) openAt(cmd string, e env, baseURL string) (*session, error
 	if err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
-	s.target = explore.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
+	s.target = conformance.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
 	if s.target.BaseURL != "" {
 		if s.target.APIKey == "" {
 			return nil, cli.Usagef("conformance %s: want an API key (--api-key or PETSTORE_API_KEY)", cmd)
 		}
 		return s, nil
 	}
-	s.fresh = func() (explore.Target, func(), error) {
+	s.fresh = func() (conformance.Target, func(), error) {
 		var t conformance.Target
 		stop, err := startReference(&t, conformance.Options{Spec: s.doc, Facts: s.facts, Now: s.now})
 		if err != nil {
-			return explore.Target{}, nil, err
+			return conformance.Target{}, nil, err
 		}
-		return explore.Target{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: client}, stop, nil
+		return conformance.Target{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: client}, stop, nil
 	}
 	if s.target, s.stop, err = s.fresh(); err != nil {
 		return nil, cli.Usagef("conformance %s: in-process reference: %v", cmd, err)
