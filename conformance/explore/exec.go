@@ -411,11 +411,6 @@ func keep(b []byte) string {
 	return s
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
-
 func pathOnly(rel string) string {
 	p, _, _ := strings.Cut(rel, "?")
 	return p

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/petstore/petstore/conformance/report"
@@ -232,13 +231,4 @@ func rateText(r float64) string {
 		return "unlimited"
 	}
 	return fmt.Sprintf("%g/s", r)
-}
-
-// redactURL hides a password in a base URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
-	}
-	return u.Redacted()
 }
