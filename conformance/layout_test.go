@@ -1,10 +1,13 @@
 package conformance_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -188,4 +191,105 @@ func TestLayout(t *testing.T) {
 			assert.False(t, reaches(pkgs, "conformance/mutants", name), "conformance/mutants reaches %s", name)
 		}
 	}
+}
+
+// oneDoorExempt are the packages of conformance/ that may hold an HTTP client of their own:
+// the one door every request of run, explore and replay goes through, and the proxy, which
+// forwards a client's requests.
+var oneDoorExempt = []string{"exchange", "proxy"}
+
+// clientUses lists where the Go source src (a file named name) constructs an http.Client or
+// sends through net/http's package-level client: http.Client{...}, new(http.Client),
+// http.DefaultClient, http.DefaultTransport, http.Get, http.Head, http.Post, http.PostForm.
+func clientUses(t *testing.T, name string, src any) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, 0)
+	require.NoError(t, err)
+	httpName := ""
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"net/http"` {
+			httpName = "http"
+			if imp.Name != nil {
+				httpName = imp.Name.Name
+			}
+		}
+	}
+	if httpName == "" {
+		return nil
+	}
+	isHTTP := func(e ast.Expr, names ...string) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := sel.X.(*ast.Ident)
+		return ok && id.Name == httpName && id.Obj == nil && slices.Contains(names, sel.Sel.Name)
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		var what string
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			if n.Type != nil && isHTTP(n.Type, "Client") {
+				what = "http.Client{...}"
+			}
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "new" && len(n.Args) == 1 && isHTTP(n.Args[0], "Client") {
+				what = "new(http.Client)"
+			}
+		case *ast.SelectorExpr:
+			if isHTTP(n, "DefaultClient", "DefaultTransport", "Get", "Head", "Post", "PostForm") {
+				what = "http." + n.Sel.Name
+			}
+		}
+		if what != "" {
+			out = append(out, fset.Position(n.Pos()).String()+": "+what)
+		}
+		return true
+	})
+	return out
+}
+
+// TestOneDoor holds DESIGN.md's "One door": explore (and replay, which lives in it) sends
+// through conformance/exchange, and outside exchange and the proxy no file of conformance/
+// makes an HTTP client of its own or sends through net/http's default one.
+func TestOneDoor(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./explore").Output()
+	require.NoError(t, err, "go list -deps ./conformance/explore")
+	assert.Contains(t, strings.Fields(string(out)), module+"conformance/exchange", "conformance/explore does not depend on conformance/exchange")
+
+	// The check finds what it looks for.
+	bad := `package p
+import web "net/http"
+var a = &web.Client{}
+var b = web.Client{Timeout: 1}
+var c = new(web.Client)
+func d() { _, _ = web.Get("x"); _ = web.DefaultClient; _ = web.DefaultTransport; _, _ = web.Post("x", "", nil) }
+`
+	assert.Len(t, clientUses(t, "bad.go", bad), 7)
+	assert.Empty(t, clientUses(t, "good.go", "package p\nimport \"net/http\"\nfunc f(c *http.Client, r *http.Request) { _, _ = c.Do(r) }\n"))
+
+	files := 0
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" || slices.Contains(oneDoorExempt, filepath.ToSlash(path)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		files++
+		for _, use := range clientUses(t, path, nil) {
+			t.Errorf("conformance/%s: only conformance/exchange (and the proxy) may hold an HTTP client; send through an exchange.Session", use)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Greater(t, files, 50, "the walk read the harness's files")
 }

@@ -2,30 +2,42 @@ package conformance_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // keyMaterial is every form of testKey a report must not hold.
-func keyMaterial() []string {
+func keyMaterial() []string { return keyMaterialOf(testKey) }
+
+// keyMaterialOf is every form of key a report must not hold: the key, its base64 (alone and
+// as Basic credentials), its URL encodings, and the near-key variants the harness sends.
+func keyMaterialOf(key string) []string {
 	var out []string
-	for _, s := range []string{testKey, testKey + ":"} {
-		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding} {
+	for _, s := range []string{key, key + ":"} {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 			out = append(out, enc.EncodeToString([]byte(s)))
 		}
 	}
-	return append(out, testKey, strings.ToUpper(testKey), strings.TrimSuffix(testKey, "c"))
+	return append(out, key, url.QueryEscape(key), url.PathEscape(key), strings.ToUpper(key), key[:len(key)-1])
 }
 
 // assertNoKey writes rep in every format and looks for any form of the key.
@@ -165,4 +177,78 @@ func TestBaseURLPasswordIsRedacted(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, conformance.WriteText(&out, rep))
 	assert.NotContains(t, out.String(), "hunter2-secret")
+}
+
+// exploreKey and exploreAdminKey hold characters that URL encoding changes, so that the
+// URL-encoded forms of the key differ from the key.
+const (
+	exploreKey      = "explore+leak/key=6f1c"
+	exploreAdminKey = "explore+admin/key=91d4"
+)
+
+// echoEveryForm answers every listing 500 with what it was sent in every form (the
+// Authorization value as it came, its token in base64 and URL-encoded), in the body and in
+// a response header: explore finds, shrinks and replays a finding whose messages, trace and
+// curl lines all pass through what the target echoed.
+func echoEveryForm(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen := r.Header.Get("Authorization")
+		_, token, _ := strings.Cut(seen, " ")
+		echo := seen + " " + base64.StdEncoding.EncodeToString([]byte(token)) + " " + url.QueryEscape(token) + " " + r.URL.String()
+		w.Header().Set("X-Seen-Authorization", echo)
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") && token != "" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = fmt.Fprintf(w, `{"code":"internal","message":%q,"status":500}`, "you sent "+echo)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Explore's reports (text and JSON), its replay file and the reports of conformance replay
+// hold no form of the API key or of the admin key, whatever the target echoes.
+func TestExploreReportsAndReplayFilesHoldNoKeyMaterial(t *testing.T) {
+	ref, err := reference.NewServer(reference.Config{APIKeys: []string{exploreKey}, AdminKey: exploreAdminKey,
+		Now: func() time.Time { return beforeSunset }})
+	require.NoError(t, err)
+	target := serve(t, echoEveryForm(ref))
+	target.APIKey = exploreKey
+	doc := spec.MustLoad()
+	flags := []string{"--api-key=" + exploreKey, "--seed=3"}
+	rep, err := explore.Run(context.Background(), explore.Config{Target: target, Doc: doc, Now: beforeSunset, Seed: 3, Workers: 2,
+		Steps: 200, MaxCreates: 50, Lag: time.Second, Replays: 2, ShrinkTime: 2 * time.Second, AdminKey: exploreAdminKey,
+		Provenance: explore.NewProvenance("sha", 3, flags, exploreKey)})
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Findings, "the echoing target must give a finding, so that the reports hold a trace")
+	require.NotEmpty(t, rep.Findings[0].Trace)
+	require.NotNil(t, rep.Findings[0].FreshStore, "the fresh-store check, with the admin key, was made")
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "explore-replay.json")
+	require.NoError(t, explore.WriteReplayFile(file, explore.NewReplayFile(rep, rep.Findings[0])))
+	rf, err := explore.ReadReplayFile(file)
+	require.NoError(t, err)
+	rr, err := explore.Replay(context.Background(), explore.ReplayConfig{Target: target, Doc: doc, Times: 1, MaxCreates: 50,
+		Provenance: explore.NewProvenance("sha", 3, flags, exploreKey)}, rf)
+	require.NoError(t, err)
+	require.NotEmpty(t, rr.Trace)
+
+	var text, js, replayText, replayJSON bytes.Buffer
+	require.NoError(t, explore.WriteText(&text, rep))
+	require.NoError(t, explore.WriteJSON(&js, rep))
+	require.NoError(t, explore.WriteReplayText(&replayText, rr))
+	require.NoError(t, json.NewEncoder(&replayJSON).Encode(rr))
+	replayFile, err := os.ReadFile(file)
+	require.NoError(t, err)
+	outputs := map[string]string{"explore text": text.String(), "explore JSON": js.String(), "replay file": string(replayFile),
+		"replay text": replayText.String(), "replay JSON": replayJSON.String(),
+		"replay command": explore.ReplayCommand(file, rep)}
+	for name, out := range outputs {
+		for _, m := range append(keyMaterialOf(exploreKey), keyMaterialOf(exploreAdminKey)...) {
+			assert.NotContains(t, out, m, "%s", name)
+		}
+	}
+	assert.Contains(t, text.String(), `"Authorization: Bearer $PETSTORE_API_KEY"`, "the curl lines read the key from the environment")
+	assert.Contains(t, text.String(), "you sent Bearer $PETSTORE_API_KEY", "the echoed key is replaced, not the finding left out")
 }

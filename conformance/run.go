@@ -27,16 +27,8 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// Target is the service under test.
-type Target struct {
-	// BaseURL ends with the version segment, e.g. http://127.0.0.1:8080/v1.
-	BaseURL string
-	// APIKey is sent as the bearer token. It never appears in a report.
-	APIKey string
-	// Client sends the requests; nil means NewClient with Options.Timeout. Whichever it is,
-	// the run follows no redirect and caps response headers at 64 KiB.
-	Client *http.Client
-}
+// Target is the service under test (see exchange.Target: run, explore and replay share it).
+type Target = exchange.Target
 
 // Options select and tune a run. The zero value runs every rule against spec.Load().
 type Options struct {
@@ -115,10 +107,10 @@ const DefaultWorkers = 8
 
 // ErrKeyRefused is wrapped by Run's error when the target answers 401 to the run's own
 // authenticated listing: the key is wrong or missing, so no rule could be judged.
-var ErrKeyRefused = errors.New("the target refused the API key")
+var ErrKeyRefused = exchange.ErrKeyRefused
 
 // ErrUnreachable is wrapped by Run's error when the target cannot be reached at all.
-var ErrUnreachable = errors.New("target unreachable")
+var ErrUnreachable = exchange.ErrUnreachable
 
 // ErrCancelled is Run's error when its context ends first (Ctrl-C, a CI job's SIGTERM):
 // a partial run says nothing about the target.

@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
@@ -26,7 +27,7 @@ import (
 type targetFlags struct {
 	baseURL, apiKey, caCert, spec, now, format, output string
 	insecure                                           bool
-	timeout                                            time.Duration
+	timeout, maxWait                                   time.Duration
 	maxCreates                                         int
 	lag                                                time.Duration
 }
@@ -35,6 +36,7 @@ func (f *targetFlags) register(fs *flag.FlagSet, lag time.Duration) {
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
 	fs.StringVar(&f.apiKey, "api-key", "", "send `KEY` as the bearer token; default PETSTORE_API_KEY")
 	fs.DurationVar(&f.timeout, "timeout", explore.DefaultTimeout, "per-request timeout `D`, a duration such as 30s")
+	fs.DurationVar(&f.maxWait, "max-wait", exchange.DefaultMaxWait, "wait at most `D` in all for a target that answers 429 or 503; then it cannot be judged (exit 2)")
 	fs.StringVar(&f.caCert, "ca-cert", "", "trust the certificate authorities in this PEM `FILE` too (a target with a private CA)")
 	fs.BoolVar(&f.insecure, "insecure", false, "do not verify the target's TLS certificate")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
@@ -51,8 +53,8 @@ type session struct {
 	facts    *spec.Facts // doc's, read once for the run, its replays and the reference
 	specHash string
 	now      time.Time
-	target   explore.Target
-	fresh    func() (explore.Target, func(), error) // nil for a target given by URL
+	target   conformance.Target
+	fresh    func() (conformance.Target, func(), error) // nil for a target given by URL
 	stop     func()
 }
 
@@ -60,6 +62,8 @@ func (f *targetFlags) check(cmd string) error {
 	switch {
 	case f.timeout <= 0:
 		return cli.Usagef("conformance %s: --timeout must be positive", cmd)
+	case f.maxWait <= 0:
+		return cli.Usagef("conformance %s: --max-wait must be positive", cmd)
 	case f.maxCreates < 0:
 		return cli.Usagef("conformance %s: --max-creates must not be negative", cmd)
 	case f.lag < 0:
@@ -101,20 +105,20 @@ func (f *targetFlags) openAt(cmd string, e env, baseURL string) (*session, error
 	if err != nil {
 		return nil, cli.Usagef("conformance %s: %v", cmd, err)
 	}
-	s.target = explore.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
+	s.target = conformance.Target{BaseURL: baseURL, APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY")), Client: client}
 	if s.target.BaseURL != "" {
 		if s.target.APIKey == "" {
 			return nil, cli.Usagef("conformance %s: want an API key (--api-key or PETSTORE_API_KEY)", cmd)
 		}
 		return s, nil
 	}
-	s.fresh = func() (explore.Target, func(), error) {
+	s.fresh = func() (conformance.Target, func(), error) {
 		var t conformance.Target
 		stop, err := startReference(&t, conformance.Options{Spec: s.doc, Facts: s.facts, Now: s.now})
 		if err != nil {
-			return explore.Target{}, nil, err
+			return conformance.Target{}, nil, err
 		}
-		return explore.Target{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: client}, stop, nil
+		return conformance.Target{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: client}, stop, nil
 	}
 	if s.target, s.stop, err = s.fresh(); err != nil {
 		return nil, cli.Usagef("conformance %s: in-process reference: %v", cmd, err)
@@ -200,7 +204,7 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	defer s.stop()
 	cfg := explore.Config{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
 		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
-		Timeout: f.timeout, Fresh: s.fresh, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
+		Timeout: f.timeout, MaxWait: f.maxWait, Fresh: s.fresh, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
 		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
@@ -246,6 +250,8 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 		return cli.Failed("conformance explore: %s", strings.Join(parts, "; "))
 	case rep.StoppedBy == explore.StopInterrupt:
 		return cli.Usagef("conformance explore: interrupted after %.1fs; nothing found in what ran", rep.Seconds)
+	case rep.StoppedBy == explore.StopCannotJudge:
+		return cli.Usagef("conformance explore: the target cannot be judged after %.1fs (nothing found in what ran): %s", rep.Seconds, rep.CannotJudge)
 	}
 	return nil
 }
@@ -279,7 +285,7 @@ func replayFlags(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "spec", "ca-cert", "timeout":
+		case "spec", "ca-cert", "timeout", "max-wait":
 			out = append(out, "--"+f.Name+"="+f.Value.String())
 		case "insecure":
 			if f.Value.String() == "true" {

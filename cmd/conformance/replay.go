@@ -59,7 +59,7 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 	}
 	defer s.stop()
 	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: times,
-		Timeout: f.timeout, MaxCreates: f.maxCreates, Fresh: s.fresh, InProcess: s.fresh != nil,
+		Timeout: f.timeout, MaxWait: f.maxWait, MaxCreates: f.maxCreates, Fresh: s.fresh, InProcess: s.fresh != nil,
 		Provenance: explore.NewProvenance(s.specHash, rf.Provenance.Seed, givenFlags(fs), s.target.APIKey)}, rf)
 	if err != nil {
 		return unable("replay", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/spec"
 )
@@ -21,13 +22,15 @@ const (
 	DefaultLag        = time.Second
 	DefaultReplays    = 10
 	DefaultShrinkTime = 30 * time.Second
-	DefaultTimeout    = 10 * time.Second
-	DefaultMaxCreates = 1000
+	DefaultTimeout    = exchange.DefaultTimeout
+	// DefaultMaxCreates is conformance run's budget of creates (rules.DefaultMaxCreates, which
+	// a test holds it to): the two commands ask the same of a shared target by default.
+	DefaultMaxCreates = 500
 )
 
 // Config bounds and shapes a run.
 type Config struct {
-	Target Target
+	Target exchange.Target
 	// Doc is the description the model is read from; Facts, its facts when the caller read
 	// them already (spec.ReadFacts), nil to read them here.
 	Doc   *openapi3.T
@@ -56,13 +59,17 @@ type Config struct {
 	ShrinkTime time.Duration
 	// Timeout bounds each request.
 	Timeout time.Duration
+	// MaxWait bounds the time waited in all for 429 and 503 answers, as for conformance run
+	// (zero: exchange.DefaultMaxWait); beyond it the target cannot be judged and the run
+	// stops (StopCannotJudge).
+	MaxWait time.Duration
 	// Provenance is copied into the report and the replay file.
 	Provenance Provenance
 	// Fresh, when set, starts a new instance of the target (an in-process server) for each
 	// run of shrinking and replays, and returns it with the function that stops it: the
 	// shrunk sequence then needs no state the exploration left behind. Without it every run
 	// goes to Target as it now is.
-	Fresh func() (Target, func(), error)
+	Fresh func() (exchange.Target, func(), error)
 	// AdminKey, when set, is the bearer token of the target's reset (POST /_admin/reset beside
 	// the base path, as the reference server offers it with its admin key). Without Fresh, a
 	// finding shrunk against the target as the exploration left it is then played once more
@@ -78,8 +85,8 @@ func (c *Config) defaults() error {
 	if c.Duration <= 0 && c.Steps <= 0 {
 		return errors.New("want a duration or a number of steps")
 	}
-	if c.Lag < 0 || c.MaxCreates < 0 || c.Rate < 0 || c.Replays < 0 {
-		return errors.New("the lag, the budget of creates, the rate and the replays cannot be negative")
+	if c.Lag < 0 || c.MaxCreates < 0 || c.Rate < 0 || c.Replays < 0 || c.MaxWait < 0 {
+		return errors.New("the lag, the budget of creates, the rate, the replays and the wait cannot be negative")
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
@@ -89,13 +96,6 @@ func (c *Config) defaults() error {
 	}
 	return nil
 }
-
-// ErrUnreachable and ErrKeyRefused say why a run could not be made: the first request got no
-// answer, or a 401.
-var (
-	ErrUnreachable = errors.New("target unreachable")
-	ErrKeyRefused  = errors.New("the target refused the API key")
-)
 
 // Run explores the target until a bound is reached, a finding is made or ctx is cancelled;
 // a finding is then shrunk and replayed. The report says what ran in every case. The error
@@ -108,11 +108,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRunner(cfg.Target, f, cfg.Timeout, cfg.Rate, cfg.Fresh)
+	r, err := newRunner(cfg.Target, f, sessionOptions{timeout: cfg.Timeout, rate: cfg.Rate, workers: cfg.Workers, maxWait: cfg.MaxWait}, cfg.Fresh)
+	if err != nil {
+		return nil, err
+	}
 	if err := r.preflight(ctx); err != nil {
 		return nil, err
 	}
-	rep := &Report{Provenance: cfg.Provenance, Target: redactURL(cfg.Target.BaseURL), Seed: cfg.Seed, Workers: cfg.Workers,
+	rep := &Report{Provenance: cfg.Provenance, Target: r.sess.Target(), Seed: cfg.Seed, Workers: cfg.Workers,
 		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String()},
 		GetGone: f.GetGone}
 	rep.Provenance.Seed = cfg.Seed
@@ -125,11 +128,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	seq, found, stop := explorePhase(ctx, r, cfg)
 	rep.Seconds = time.Since(start).Seconds()
-	rep.Requests = r.c.requests.Load()
+	rep.Requests = r.requests()
 	rep.Steps = seq.Len()
 	rep.Created = stop.created
-	rep.Throttled = r.c.throttled.Load()
+	rep.Throttled = r.throttled()
 	rep.StoppedBy = stop.reason
+	if h := r.sess.Halted(); h != nil {
+		rep.CannotJudge = h.Error()
+	}
+	cov := r.sess.Coverage()
+	rep.Coverage = &cov
 	if rep.Seconds > 0 {
 		rep.RequestsPerSecond = float64(rep.Requests) / rep.Seconds
 	}
@@ -140,7 +148,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
 	if ctx.Err() == nil {
 		post := &budget{max: int64(cfg.MaxCreates)}
-		before := r.c.requests.Load()
+		before := r.requests()
 		shrinkStart := time.Now()
 		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
 		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
@@ -163,7 +171,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
 			postCreated += post.used.Load()
 		}
-		rep.PostRequests = r.c.requests.Load() - before
+		rep.PostRequests = r.requests() - before
 		rep.PostCreated = postCreated
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
@@ -189,9 +197,9 @@ func (c *FreshCheck) Line() string {
 	case !c.Made:
 		return "the fresh-store check could not be made: " + c.Reason
 	case c.Reproduced:
-		return "on a fresh store (after POST " + resetPath + "): reproduced"
+		return "on a fresh store (after POST " + exchange.ResetPath + "): reproduced"
 	}
-	return "on a fresh store (after POST " + resetPath + "): not reproduced; the finding needs state the exploration left behind"
+	return "on a fresh store (after POST " + exchange.ResetPath + "): not reproduced; the finding needs state the exploration left behind"
 }
 
 // freshCheck resets the target and plays seq once, as on a fresh target (the same first
@@ -201,13 +209,13 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 		return &FreshCheck{Reason: "interrupted"}
 	}
 	if cfg.AdminKey == "" {
-		return &FreshCheck{Reason: "no admin key to reset the target with (POST " + resetPath + ")"}
+		return &FreshCheck{Reason: "no admin key to reset the target with (POST " + exchange.ResetPath + ")"}
 	}
 	if err := r.reset(ctx, cfg.AdminKey); err != nil {
 		return &FreshCheck{Reason: err.Error()}
 	}
 	own := *r
-	own.fresh = func() (Target, func(), error) { return r.t, func() {}, nil } // reset already
+	own.fresh = func() (exchange.Target, func(), error) { return r.t, func() {}, nil } // reset already
 	res := replay(ctx, &own, cfg.Lag, creates, seq, 1)
 	if res.err != nil {
 		return &FreshCheck{Reason: "after the reset: " + res.err.Error()}
@@ -217,12 +225,18 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 
 // preflight asks for a listing: no answer or a 401 means the run cannot be made.
 func (r *runner) preflight(ctx context.Context) error {
-	status, _, _, err := r.send(ctx, http.MethodGet, r.t.BaseURL+"/pets", Step{Op: opList})
+	var ex Exchange
+	op := r.f.ByID[opList]
+	a, err := r.send(ctx, &ex, op.Method, op.Path, Step{Op: opList})
 	switch {
+	case err != nil && errors.Is(err, exchange.ErrCannotJudge):
+		return fmt.Errorf("%w: %s", exchange.ErrUnreachable, err)
 	case err != nil:
-		return fmt.Errorf("%w: %s", ErrUnreachable, r.redact(err.Error()))
-	case status == http.StatusUnauthorized:
-		return fmt.Errorf("%w (401 to GET /pets)", ErrKeyRefused)
+		return err
+	case ex.Error != "":
+		return fmt.Errorf("%w: %s", exchange.ErrUnreachable, ex.Error)
+	case a.status == http.StatusUnauthorized:
+		return fmt.Errorf("%w (401 to %s %s)", exchange.ErrKeyRefused, op.Method, op.Path)
 	}
 	return nil
 }
@@ -248,6 +262,9 @@ const (
 	StopSteps     = "steps"
 	StopFinding   = "finding"
 	StopInterrupt = "interrupt"
+	// StopCannotJudge: the target asked to come back later beyond the wait budget, or
+	// stopped answering (Report.CannotJudge says which).
+	StopCannotJudge = "cannot judge"
 )
 
 // explorePhase runs the workers with freshly drawn steps and returns what they sent.
@@ -302,7 +319,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 				ended[n] = append(ended[n], sent.Add(1))
 				if v != nil {
 					once.Do(func() {
-						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.c.requests.Load(), trace: []Exchange{ex}}
+						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.requests(), trace: []Exchange{ex}}
 						cancel()
 					})
 					return
@@ -325,6 +342,8 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		// stored before the listing reads the store. Both orders are tried, and creates first.
 		byStart := serial(seq, order)
 		first.serial = []Sequence{byStart, serial(seq, ended), createsFirst(byStart)}
+	case r.sess.Halted() != nil:
+		info.reason = StopCannotJudge
 	case timeUp.Load():
 		info.reason = StopDuration
 	case cfg.Steps > 0 && steps.Load() >= int64(cfg.Steps):
@@ -437,7 +456,10 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 		}
 		defer stop()
 		own := *r
-		own.t = t
+		if err := own.open(t); err != nil {
+			return nil, nil, fmt.Errorf("a fresh target: %w", err)
+		}
+		defer own.done(r.c)
 		r = &own
 		// The same first request as the exploration's, so that a fault that counts requests
 		// meets the steps at the same counts.

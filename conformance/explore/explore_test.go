@@ -4,14 +4,18 @@ import (
 	"context"
 	"go/parser"
 	"go/token"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/rules"
 )
 
 func TestReferenceHasNoFindings(t *testing.T) {
@@ -66,4 +70,33 @@ func TestNoImportOfConformance(t *testing.T) {
 			assert.NotEqual(t, `"github.com/petstore/petstore/conformance"`, imp.Path.Value, name)
 		}
 	}
+}
+
+// explore's budget of creates is run's by default: the two commands ask the same of a
+// shared target.
+func TestMaxCreatesIsRuns(t *testing.T) {
+	assert.Equal(t, rules.DefaultMaxCreates, DefaultMaxCreates)
+}
+
+// A target that asks to come back later beyond the wait budget cannot be judged: the run
+// stops and says why, with no finding (the session's policy, as for conformance run).
+func TestRateLimitedBeyondMaxWaitCannotBeJudged(t *testing.T) {
+	var n atomic.Int64
+	tg := serve(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) > 20 {
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	cfg := config(tg, 1, 2, 500)
+	cfg.MaxWait = time.Millisecond // the first Retry-After is beyond it: no wait at all
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, StopCannotJudge, rep.StoppedBy)
+	assert.Contains(t, rep.CannotJudge, "rate limited")
+	assert.Empty(t, rep.Findings)
 }

@@ -32,9 +32,9 @@ import (
 // Operation ids and the names of the fields and parameters the model reads. Each is looked
 // up in the description when the facts are loaded, so a renamed one fails loudly.
 const (
-	opList   = "listPets"
-	opCreate = "createPet"
-	opGet    = "getPet"
+	opList   = spec.OpList
+	opCreate = spec.OpCreate
+	opGet    = spec.OpGet
 
 	paramLimit  = "limit"
 	paramStatus = "status"
@@ -45,42 +45,28 @@ const (
 	fieldStatus   = "status"
 )
 
-// Facts is what the model knows from the description.
+// Facts is what the model knows from the description: the description's facts, read once by
+// spec.ReadFacts, and what they say at the run's clock.
 type Facts struct {
-	Doc       *openapi3.T
-	Validator *spec.Validator
-	Base      string // the description's base path, "/v1"
-	Ops       map[string]spec.Operation
-	Limit     spec.IntBounds   // listPets limit: minimum, maximum, default
-	Statuses  []string         // PetStatus values
-	NewPet    *openapi3.Schema // createPet's request body schema
-	Required  map[string]bool  // NewPet's required properties
-	GetGone   bool             // getPet's removal date has passed at the run's clock
-	ErrSchema *openapi3.Schema // the Error record
+	*spec.Facts
+	GetGone bool // getPet's removal date has passed at the run's clock
 }
 
-// LoadFacts reads the facts from doc; now decides whether getPet is gone (zero: time.Now).
-func LoadFacts(doc *openapi3.T, now time.Time) (*Facts, error) {
-	sf, err := spec.ReadFacts(doc)
-	if err != nil {
-		return nil, err
+// factsOf is the model's facts: from sf when they are doc's (read once by the caller: the
+// command reads them once for the run, its replays and the reference it starts), else read
+// from doc; now decides whether getPet is gone (zero: time.Now).
+func factsOf(doc *openapi3.T, sf *spec.Facts, now time.Time) (*Facts, error) {
+	if sf == nil || sf.Doc != doc {
+		var err error
+		if sf, err = spec.ReadFacts(doc); err != nil {
+			return nil, err
+		}
 	}
-	return FactsFrom(sf, now)
-}
-
-// FactsFrom is the model's facts from the description's, read once by spec.ReadFacts (the
-// command reads them once for the run, its replays and the reference it starts).
-func FactsFrom(sf *spec.Facts, now time.Time) (*Facts, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	f := &Facts{Doc: sf.Doc, Validator: sf.Validator, Base: sf.BasePath, Limit: sf.Limit, Statuses: sf.Statuses,
-		NewPet: sf.NewPet, ErrSchema: sf.ErrSchema.Value, Ops: map[string]spec.Operation{}, Required: map[string]bool{}}
-	for _, id := range []string{opList, opCreate, opGet} {
-		f.Ops[id] = sf.ByID[id] // spec.ReadFacts requires all three
-	}
-	f.GetGone = f.Ops[opGet].Gone(now)
-	if p := f.Ops[opList].Op.Parameters.GetByInAndName(openapi3.ParameterInQuery, paramStatus); p == nil {
+	f := &Facts{Facts: sf, GetGone: sf.ByID[opGet].Gone(now)} // spec.ReadFacts requires the three operations
+	if p := f.ByID[opList].Op.Parameters.GetByInAndName(openapi3.ParameterInQuery, paramStatus); p == nil {
 		return nil, fmt.Errorf("%s has no query parameter %q", opList, paramStatus)
 	}
 	for _, name := range []string{fieldName, fieldCategory, fieldStatus} {
@@ -88,19 +74,7 @@ func FactsFrom(sf *spec.Facts, now time.Time) (*Facts, error) {
 			return nil, fmt.Errorf("the %s body has no property %q", opCreate, name)
 		}
 	}
-	for _, name := range f.NewPet.Required {
-		f.Required[name] = true
-	}
 	return f, nil
-}
-
-// factsOf is cfg's facts: from the facts given (read once by the caller), else read from
-// the description.
-func factsOf(doc *openapi3.T, sf *spec.Facts, now time.Time) (*Facts, error) {
-	if sf != nil && sf.Doc == doc {
-		return FactsFrom(sf, now)
-	}
-	return LoadFacts(doc, now)
 }
 
 // effectiveLimit is the most a listing may hold for the limit text sent ("" when absent):

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -22,7 +23,7 @@ const testAdminKey = "explore-admin-key-91d4"
 
 // serveAdmin starts the reference with an admin key when admin is set (POST /_admin/reset
 // then works), behind wrap, on a loopback port.
-func serveAdmin(t *testing.T, admin bool, wrap func(http.Handler) http.Handler) Target {
+func serveAdmin(t *testing.T, admin bool, wrap func(http.Handler) http.Handler) exchange.Target {
 	t.Helper()
 	cfg := reference.Config{APIKeys: []string{testKey}}
 	if admin {
@@ -34,7 +35,7 @@ func serveAdmin(t *testing.T, admin bool, wrap func(http.Handler) http.Handler) 
 	t.Cleanup(srv.Close)
 	base, err := spec.BasePath(spec.MustLoad())
 	require.NoError(t, err)
-	return Target{BaseURL: srv.URL + base, APIKey: testKey, Client: srv.Client()}
+	return exchange.Target{BaseURL: srv.URL + base, APIKey: testKey, Client: srv.Client()}
 }
 
 type statusWriter struct {
@@ -198,7 +199,7 @@ func TestFreshStoreNotChecked(t *testing.T) {
 	t.Run("fresh target", func(t *testing.T) {
 		cfg := config(serveAdmin(t, true, filterIgnored(f.Statuses[1])), 1, 2, 2000)
 		cfg.Replays, cfg.AdminKey = 1, testAdminKey
-		cfg.Fresh = func() (Target, func(), error) {
+		cfg.Fresh = func() (exchange.Target, func(), error) {
 			return serveAdmin(t, true, filterIgnored(f.Statuses[1])), func() {}, nil
 		}
 		rep, fd := findOne(t, cfg)

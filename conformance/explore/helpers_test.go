@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -15,7 +16,7 @@ import (
 const testKey = "explore-test-key-5b1e"
 
 // serve starts the reference, wrapped by wrap when given, on a loopback port.
-func serve(t testing.TB, wrap func(http.Handler) http.Handler) Target {
+func serve(t testing.TB, wrap func(http.Handler) http.Handler) exchange.Target {
 	t.Helper()
 	h, err := reference.NewServer(reference.Config{APIKeys: []string{testKey}})
 	require.NoError(t, err)
@@ -26,10 +27,10 @@ func serve(t testing.TB, wrap func(http.Handler) http.Handler) Target {
 	t.Cleanup(srv.Close)
 	base, err := spec.BasePath(spec.MustLoad())
 	require.NoError(t, err)
-	return Target{BaseURL: srv.URL + base, APIKey: testKey, Client: srv.Client()}
+	return exchange.Target{BaseURL: srv.URL + base, APIKey: testKey, Client: srv.Client()}
 }
 
-func config(t Target, seed uint64, workers, steps int) Config {
+func config(t exchange.Target, seed uint64, workers, steps int) Config {
 	return Config{Target: t, Doc: spec.MustLoad(), Seed: seed, Workers: workers, Steps: steps, MaxCreates: DefaultMaxCreates,
 		Lag: DefaultLag, Replays: 3, ShrinkTime: 5 * time.Second, Timeout: 5 * time.Second}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func facts(t *testing.T) *Facts {
-	f, err := LoadFacts(spec.MustLoad(), time.Time{})
+	f, err := factsOf(spec.MustLoad(), nil, time.Time{})
 	require.NoError(t, err)
 	return f
 }

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -137,7 +140,11 @@ func (rf ReplayFile) Recorded() (string, error) {
 // SameTarget says whether baseURL is the target the file was recorded against (the password
 // of a URL aside, which the file does not keep).
 func (rf ReplayFile) SameTarget(baseURL string) bool {
-	return !rf.RecordedInProcess() && rf.Target != "" && strings.TrimRight(redactURL(baseURL), "/") == strings.TrimRight(rf.Target, "/")
+	if rf.RecordedInProcess() || rf.Target == "" {
+		return false
+	}
+	u, err := url.Parse(baseURL)
+	return err == nil && strings.TrimRight(exchange.NewRedactor("").URL(u), "/") == strings.TrimRight(rf.Target, "/")
 }
 
 func checkStep(steps []Step, i int, st Step) error {
@@ -170,18 +177,20 @@ func checkStep(steps []Step, i int, st Step) error {
 
 // ReplayConfig configures Replay.
 type ReplayConfig struct {
-	Target Target
+	Target exchange.Target
 	Doc    *openapi3.T
 	Facts  *spec.Facts   // Doc's, when read already (nil: read here)
 	Now    time.Time     // the run's clock; zero takes the file's, else time.Now
 	Lag    time.Duration // the allowed lag; zero takes the file's
 	Times  int
-	// Timeout bounds each request.
+	// Timeout bounds each request; MaxWait the time waited in all for 429 and 503 answers
+	// (see Config.MaxWait).
 	Timeout time.Duration
+	MaxWait time.Duration
 	// MaxCreates bounds the animals all the runs together create.
 	MaxCreates int
 	// Fresh, when set, gives each run a new instance of the target (see Config.Fresh).
-	Fresh func() (Target, func(), error)
+	Fresh func() (exchange.Target, func(), error)
 	// Provenance of the replay (its harness, spec and flags) is copied into the report.
 	Provenance Provenance
 	// InProcess says that Target is the reference started in-process (with Fresh, a new one
@@ -238,15 +247,18 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	r := newRunner(cfg.Target, f, cfg.Timeout, 0, cfg.Fresh)
+	r, err := newRunner(cfg.Target, f, sessionOptions{timeout: cfg.Timeout, workers: len(rf.Workers), maxWait: cfg.MaxWait}, cfg.Fresh)
+	if err != nil {
+		return nil, err
+	}
 	if err := r.preflight(ctx); err != nil {
 		return nil, err
 	}
 	creates := &budget{max: int64(cfg.MaxCreates)}
 	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
-	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: redactURL(cfg.Target.BaseURL), Expected: rf.Finding,
+	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: r.sess.Target(), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
-		Trace: res.trace, Requests: r.c.requests.Load(), Created: creates.used.Load(), RecordedClass: rf.Class,
+		Trace: res.trace, Requests: r.requests(), Created: creates.used.Load(), RecordedClass: rf.Class,
 		InProcess: cfg.InProcess, RecordedTarget: rf.Target, RecordedStateChanged: rf.StateChanged, RecordedFreshStore: rf.FreshStore}
 	if cfg.InProcess {
 		out.Target += InProcessNote
@@ -313,7 +325,7 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 func ReplayCommand(file string, rep *Report, extra ...string) string {
 	words := []string{"conformance", "replay", shellWord(file)}
 	if !rep.InProcess {
-		words = append(words, "--base-url", shellWord(rep.Target), "--api-key", `"`+KeyPlaceholder+`"`)
+		words = append(words, "--base-url", shellWord(rep.Target), "--api-key", `"`+report.KeyPlaceholder+`"`)
 	}
 	for _, f := range extra {
 		words = append(words, shellWord(f))
@@ -326,7 +338,7 @@ func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%") == "" {
 		return s
 	}
-	return shellQuote(s)
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func nonEmpty(ss ...string) []string {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/petstore/petstore/conformance/report"
@@ -57,7 +56,12 @@ type Report struct {
 	PostRequests      int64      `json:"shrinkAndReplayRequests"`
 	PostCreated       int64      `json:"shrinkAndReplayCreated"`
 	GetGone           bool       `json:"getPetGone,omitempty"`
-	Findings          []Finding  `json:"findings"`
+	// CannotJudge is why the run stopped early when the target could no longer be judged
+	// (StopCannotJudge).
+	CannotJudge string `json:"cannotJudge,omitempty"`
+	// Coverage is what the exploration's requests exercised of the description.
+	Coverage *report.Coverage `json:"coverage,omitempty"`
+	Findings []Finding        `json:"findings"`
 }
 
 // Finding is a violation, the sequence that led to it (shrunk), and how it replays.
@@ -125,6 +129,12 @@ func WriteText(w io.Writer, rep *Report) error {
 	}
 	fmt.Fprintf(&b, "ran %.1fs (stopped by %s): %d steps, %d requests (%.0f requests/s), %d animals created, %d throttled answers\n",
 		rep.Seconds, rep.StoppedBy, rep.Steps, rep.Requests, rep.RequestsPerSecond, rep.Created, rep.Throttled)
+	if rep.Coverage != nil {
+		fmt.Fprintf(&b, "%s\n", report.CoverageLine(*rep.Coverage))
+	}
+	if rep.CannotJudge != "" {
+		fmt.Fprintf(&b, "stopped: the target cannot be judged: %s\n", rep.CannotJudge)
+	}
 	if rep.PostRequests > 0 {
 		fmt.Fprintf(&b, "shrinking and replays: %d requests, %d animals created\n", rep.PostRequests, rep.PostCreated)
 	}
@@ -136,6 +146,8 @@ func WriteText(w io.Writer, rep *Report) error {
 		fmt.Fprintf(&b, "%s: NOT CONFORMING\n", plural(len(rep.Findings), "finding"))
 	case rep.StoppedBy == StopInterrupt:
 		b.WriteString("0 findings in what ran: INTERRUPTED\n")
+	case rep.StoppedBy == StopCannotJudge:
+		b.WriteString("0 findings in what ran: CANNOT JUDGE\n")
 	default:
 		b.WriteString("0 findings: nothing contradicts the interface document\n")
 	}
@@ -219,13 +231,4 @@ func rateText(r float64) string {
 		return "unlimited"
 	}
 	return fmt.Sprintf("%g/s", r)
-}
-
-// redactURL hides a password in a base URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return s
-	}
-	return u.Redacted()
 }

@@ -146,14 +146,16 @@ func TestPlayFollowsTheTimeline(t *testing.T) {
 	two := [][]Step{{create}, {create}}
 
 	c := &concurrency{both: make(chan struct{})}
-	r := newRunner(serve(t, c.wrap), f, 5*time.Second, 0, nil)
-	_, _, err := play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
+	r, err := newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 5 * time.Second, workers: 2}, nil)
+	require.NoError(t, err)
+	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(0), send(1), answer(1), answer(0)}})
 	require.NoError(t, err)
 	assert.Equal(t, 2, c.most, "the two creates were not held together")
 
 	c = &concurrency{}
-	r = newRunner(serve(t, c.wrap), f, 5*time.Second, 0, nil)
+	r, err = newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 5 * time.Second, workers: 2}, nil)
+	require.NoError(t, err)
 	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(1), answer(1), send(0), answer(0)}})
 	require.NoError(t, err)
@@ -191,7 +193,8 @@ func TestInFlightStepStaysInTheSequence(t *testing.T) {
 	})
 	cfg := config(tg, 1, 2, 400)
 	require.NoError(t, cfg.defaults())
-	r := newRunner(tg, facts(t), cfg.Timeout, 0, nil)
+	r, err := newRunner(tg, facts(t), sessionOptions{timeout: cfg.Timeout, workers: cfg.Workers}, nil)
+	require.NoError(t, err)
 	seq, fd, _ := explorePhase(context.Background(), r, cfg)
 	require.NotNil(t, fd)
 	assert.Equal(t, "no-5xx", fd.v.Rule)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -177,7 +177,7 @@ func lagging(*openapi3.T) func(http.Handler) http.Handler {
 }
 
 // otherClient creates an animal every few milliseconds until ctx ends.
-func otherClient(ctx context.Context, t explore.Target) {
+func otherClient(ctx context.Context, t exchange.Target) {
 	statuses := []string{"", `,"status":"available"`, `,"status":"pending"`, `,"status":"sold"`}
 	for i := 0; ctx.Err() == nil; i++ {
 		body := fmt.Sprintf(`{"name":"other-client-%d","categoryId":%d%s}`, i, 1+i%5, statuses[i%len(statuses)])

@@ -9,10 +9,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/conformance/exchange"
 )
 
-type client struct{ t explore.Target }
+type client struct{ t exchange.Target }
 
 func newClient(t *testing.T, doc *openapi3.T, m Mutant) *client {
 	tg, stop, err := Serve(doc, m)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
@@ -70,7 +71,7 @@ func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Optio
 	}
 	cfg := explore.Config{Target: t, Doc: doc, Seed: seed, Workers: max(b.Workers, 1), Steps: b.Steps, Duration: 2 * time.Minute,
 		MaxCreates: 5 * b.Steps, Lag: cmp.Or(o.Lag, explore.DefaultLag), Replays: o.Replays, ShrinkTime: o.ShrinkTime, Timeout: 5 * time.Second}
-	cfg.Fresh = func() (explore.Target, func(), error) { return Serve(doc, m) }
+	cfg.Fresh = func() (exchange.Target, func(), error) { return Serve(doc, m) }
 	// What conformance explore would be given for this run, against a server of the mutant.
 	cfg.Provenance = explore.NewProvenance(explore.SpecSHA256(spec.Bytes()), seed, []string{"--mutant=" + m.Name,
 		"--workers=" + strconv.Itoa(cfg.Workers), "--steps=" + strconv.Itoa(cfg.Steps), "--max-creates=" + strconv.Itoa(cfg.MaxCreates),

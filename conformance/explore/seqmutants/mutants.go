@@ -22,7 +22,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/conformance/explore"
+	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -51,7 +51,7 @@ type Mutant struct {
 	New func(doc *openapi3.T) func(http.Handler) http.Handler
 	// Background, when set, runs beside explore for as long as the server lives (another
 	// client).
-	Background func(ctx context.Context, t explore.Target)
+	Background func(ctx context.Context, t exchange.Target)
 }
 
 // Catalogue lists the sequence mutants.
@@ -176,20 +176,20 @@ func editPets(edit func(map[string]any)) func(http.Handler) http.Handler {
 
 // Serve starts the reference wrapped by m on a loopback port (with m's background client,
 // if any) and returns the target and the function that stops both.
-func Serve(doc *openapi3.T, m Mutant) (explore.Target, func(), error) {
+func Serve(doc *openapi3.T, m Mutant) (exchange.Target, func(), error) {
 	h, err := reference.NewServer(reference.Config{Spec: doc, APIKeys: []string{Key}})
 	if err != nil {
-		return explore.Target{}, nil, err
+		return exchange.Target{}, nil, err
 	}
 	if m.New != nil {
 		h = m.New(doc)(h)
 	}
 	base, err := spec.BasePath(doc)
 	if err != nil {
-		return explore.Target{}, nil, err
+		return exchange.Target{}, nil, err
 	}
 	srv := httptest.NewServer(h)
-	t := explore.Target{BaseURL: srv.URL + base, APIKey: Key, Client: srv.Client()}
+	t := exchange.Target{BaseURL: srv.URL + base, APIKey: Key, Client: srv.Client()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
