@@ -26,6 +26,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -77,26 +78,14 @@ func factsOf(doc *openapi3.T, sf *spec.Facts, now time.Time) (*Facts, error) {
 	return f, nil
 }
 
-// effectiveLimit is the most a listing may hold for the limit text sent ("" when absent):
-// the limit itself when it is within the bounds, the default when absent, and the maximum
-// for any other value (the answer to those is not shown, but never more than the maximum).
-func (f *Facts) effectiveLimit(limit *string) int64 {
-	if limit == nil {
-		return f.Limit.Default
-	}
-	var n int64
-	if _, err := fmt.Sscan(*limit, &n); err == nil && fmt.Sprint(n) == *limit && n >= f.Limit.Min && n <= f.Limit.Max {
-		return n
-	}
-	return f.Limit.Max
-}
-
-// isStatus reports whether s is one of the PetStatus values.
-func (f *Facts) isStatus(s string) bool {
-	for _, v := range f.Statuses {
-		if v == s {
-			return true
+// sentFields is what a createPet body asks the service to store: its NewPet properties (an
+// unknown property, which the service may drop, is not among them).
+func (f *Facts) sentFields(body string) map[string][]string {
+	wants, _ := judge.Sent([]byte(body))
+	for name := range wants {
+		if _, known := f.NewPet.Properties[name]; !known {
+			delete(wants, name)
 		}
 	}
-	return false
+	return wants
 }

@@ -176,13 +176,8 @@ func newModel(f *Facts, lag time.Duration) *model {
 	return &model{f: f, lag: lag, pets: map[string]*known{}}
 }
 
-// created records the animal a 201 answered for the body sent.
-func (m *model) created(sent, got pet, sentOK bool, at time.Time, where string) *Violation {
-	if sentOK {
-		if got.name != sent.name || got.category != sent.category || sent.hasStatus && (got.status != sent.status || !got.hasStatus) {
-			return violation("create-fields", "createPet answered 201 with %s, but the body sent has %s", got.fields(), sent.fields())
-		}
-	}
+// created records the animal a 201 answered (that it holds what was sent is judge.Stored's).
+func (m *model) created(got pet, at time.Time, where string) *Violation {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if k, ok := m.pets[got.id]; ok {
@@ -213,20 +208,15 @@ func (m *model) seen(p pet, at time.Time, where string) *Violation {
 	return nil
 }
 
-// listed checks one page of listPets.
-func (m *model) listed(pets []pet, limit int64, filter *string, at time.Time, where string) *Violation {
-	if int64(len(pets)) > limit {
-		return violation("list-limit", "listPets answered %d animals, more than the limit %d", len(pets), limit)
-	}
+// listed checks one page of listPets against what the model knows (what a listing may hold
+// whatever the store, its limit and filter, is judge.Listing's).
+func (m *model) listed(pets []pet, at time.Time, where string) *Violation {
 	ids := make(map[string]bool, len(pets))
 	for _, p := range pets {
 		if ids[p.id] {
 			return violation("ids-unique", "listPets answered two animals with id %s", p.id)
 		}
 		ids[p.id] = true
-		if filter != nil && m.f.isStatus(*filter) && (!p.hasStatus || p.status != *filter) {
-			return violation("list-filter", "listPets with %s=%s answered animal %s with %s", paramStatus, *filter, p.id, p.fields())
-		}
 		if v := m.seen(p, at, where); v != nil {
 			return v
 		}

@@ -37,21 +37,12 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestEffectiveLimit(t *testing.T) {
-	f := facts(t)
-	assert.Equal(t, f.Limit.Default, f.effectiveLimit(nil))
-	assert.Equal(t, int64(7), f.effectiveLimit(ptr("7")))
-	for _, bad := range []string{"0", "101", "abc", "07", ""} {
-		assert.Equal(t, f.Limit.Max, f.effectiveLimit(ptr(bad)), bad)
-	}
-}
-
 // A 404 for an animal created within the lag asks for a recheck; past the lag it is a
 // violation; an unknown id may be missing.
 func TestMissingWithinLag(t *testing.T) {
 	m := newModel(facts(t), time.Second)
 	now := time.Now()
-	require.Nil(t, m.created(pet{name: "a", category: "1"}, pet{id: "5", name: "a", category: "1"}, true, now, "w0 #0"))
+	require.Nil(t, m.created(pet{id: "5", name: "a", category: "1"}, now, "w0 #0"))
 	wait, v := m.missing("5", now.Add(100*time.Millisecond))
 	assert.Nil(t, v)
 	assert.InDelta(t, 900*time.Millisecond, wait, float64(5*time.Millisecond))
@@ -61,19 +52,19 @@ func TestMissingWithinLag(t *testing.T) {
 	wait, v = m.missing("6", now)
 	assert.Zero(t, wait)
 	assert.Nil(t, v)
-	v = m.created(pet{name: "b", category: "1"}, pet{id: "5", name: "b", category: "1"}, true, now, "w1 #0")
+	v = m.created(pet{id: "5", name: "b", category: "1"}, now, "w1 #0")
 	require.NotNil(t, v)
 	assert.Equal(t, "ids-unique", v.Rule)
 }
 
-func TestListedFilterAndLimit(t *testing.T) {
+// A listing's animals are checked against what the model saw of them; what a listing may
+// hold whatever the store (its limit, its filter) is judged by judge.Listing, as run does.
+func TestListedAgainstTheModel(t *testing.T) {
 	m := newModel(facts(t), time.Second)
 	sold := pet{id: "1", name: "a", category: "1", status: "sold", hasStatus: true}
-	assert.Nil(t, m.listed([]pet{sold}, 1, ptr("sold"), time.Now(), "w0 #0"))
-	assert.Equal(t, "list-filter", m.listed([]pet{sold}, 5, ptr("available"), time.Now(), "w0 #1").Rule)
-	assert.Equal(t, "list-limit", m.listed([]pet{sold, {id: "2", name: "b", category: "1"}}, 1, nil, time.Now(), "w0 #2").Rule)
-	assert.Equal(t, "persist", m.listed([]pet{{id: "1", name: "changed", category: "1", status: "sold", hasStatus: true}}, 5, nil, time.Now(), "w0 #3").Rule)
-	assert.Nil(t, m.listed([]pet{sold}, 5, ptr("not-a-status"), time.Now(), "w0 #4"), "an unknown filter value is not judged")
+	assert.Nil(t, m.listed([]pet{sold}, time.Now(), "w0 #0"))
+	assert.Equal(t, "ids-unique", m.listed([]pet{sold, sold}, time.Now(), "w0 #1").Rule)
+	assert.Equal(t, "persist", m.listed([]pet{{id: "1", name: "changed", category: "1", status: "sold", hasStatus: true}}, time.Now(), "w0 #2").Rule)
 }
 
 // Removing a createPet step removes the steps that refer to it and renumbers the rest.

@@ -66,16 +66,16 @@ func TestListingAsked(t *testing.T) {
 		query string
 		want  judge.Listing
 	}{
-		{"", judge.Listing{Limit: def}},
-		{"limit=" + itoa(lo), judge.Listing{Limit: lo}},
+		{"", judge.Listing{Limit: def, Valid: true}},
+		{"limit=" + itoa(lo), judge.Listing{Limit: lo, Valid: true}},
 		{"limit=" + itoa(hi+1), judge.Listing{Limit: hi}},                      // open: at most the maximum
 		{"limit=" + itoa(lo) + "&limit=" + itoa(lo), judge.Listing{Limit: hi}}, // repeated: open
 		{"limit=0" + itoa(lo), judge.Listing{Limit: hi}},                       // not as written
-		{"LIMIT=" + itoa(lo), judge.Listing{Limit: def}},                       // another parameter
+		{"LIMIT=" + itoa(lo), judge.Listing{Limit: def, Valid: true}},          // another parameter
 		{"limit=%zz", judge.Listing{Limit: hi}},
-		{"status=" + first, judge.Listing{Limit: def, Statuses: []string{first}}},
+		{"status=" + first, judge.Listing{Limit: def, Statuses: []string{first}, Valid: true}},
 		{"status=" + first + "&status=unknown", judge.Listing{Limit: def}},
-		{"st%61tus=" + first + "&lim%69t=" + itoa(lo), judge.Listing{Limit: lo, Statuses: []string{first}}},
+		{"st%61tus=" + first + "&lim%69t=" + itoa(lo), judge.Listing{Limit: lo, Statuses: []string{first}, Valid: true}},
 	} {
 		assert.Equal(t, tc.want, judge.ListingAsked(f, tc.query), "query %q", tc.query)
 	}

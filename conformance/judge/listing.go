@@ -33,6 +33,9 @@ type Listing struct {
 	// Statuses are the statuses its animals may have; nil: any (no filter, or a filter
 	// that is not valid values only, whose answer the document leaves open).
 	Statuses []string
+	// Valid: the request gives at most one limit, within the bounds, and only status values
+	// of the enumeration, so the document requires a 200 (section 4.1).
+	Valid bool
 }
 
 // ListingAsked reads what a listPets request asks, from its query string as written (without
@@ -56,14 +59,15 @@ func ListingAsked(f *spec.Facts, rawQuery string) Listing {
 	l := Listing{Limit: f.Limit.Max}
 	switch {
 	case len(limits) == 0:
-		l.Limit = f.Limit.Default
+		l.Limit, l.Valid = f.Limit.Default, true
 	case len(limits) == 1:
 		if n, err := strconv.ParseInt(limits[0], 10, 64); err == nil && strconv.FormatInt(n, 10) == limits[0] && n >= f.Limit.Min && n <= f.Limit.Max {
-			l.Limit = n
+			l.Limit, l.Valid = n, true
 		}
 	}
 	for _, s := range statuses {
 		if !slices.Contains(f.Statuses, s) {
+			l.Valid = false
 			return l
 		}
 	}
