@@ -26,10 +26,10 @@ import (
 // operationId), every failure goes through writeError, and a replaced response does not
 // carry the headers the handler had set.
 type api struct {
-	router   routers.Router
-	ops      map[string]http.Handler // by operationId, each behind panic recovery
-	plans    map[string]*plan        // by operationId (fastpath.go)
-	methods  []string                // every method the spec uses, for Allow
+	route    func(*http.Request) (*routers.Route, map[string]string, error) // the facts' router
+	ops      map[string]http.Handler                                        // by operationId, each behind panic recovery
+	plans    map[string]*plan                                               // by operationId (fastpath.go)
+	methods  []string                                                       // every method the spec uses, for Allow
 	opts     *openapi3filter.Options
 	ew       *errorWriter
 	log      *log.Logger
@@ -52,13 +52,9 @@ type opFacts struct {
 	deprecation map[string]string
 }
 
-// operationFacts reads each operation's security and, for a deprecated one, its Deprecation
-// (RFC 9745) and Sunset (RFC 8594) values from the spec.
-func operationFacts(doc *openapi3.T) (map[string]opFacts, error) {
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, err
-	}
+// operationFacts works out each operation's security and, for a deprecated one, its
+// Deprecation (RFC 9745) and Sunset (RFC 8594) values.
+func operationFacts(ops []spec.Operation) map[string]opFacts {
 	out := map[string]opFacts{}
 	for _, op := range ops {
 		if !op.Deprecated {
@@ -74,32 +70,23 @@ func operationFacts(doc *openapi3.T) (map[string]opFacts, error) {
 		}
 		out[op.ID] = opFacts{op: op, deprecation: h}
 	}
-	return out, nil
+	return out
 }
 
 // newAPI serves the operations; prevalidated says that the store validates each animal's
 // encoding when it is stored (store.check), so that responses made of stored animals need
 // not be validated again.
-func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, keys *keySet,
+func newAPI(facts *spec.Facts, handlersByID map[string]http.Handler, keys *keySet,
 	ew *errorWriter, logger *log.Logger, cfg Config, prevalidated bool) (*api, error) {
-	// The spec's servers are absolute URLs on other hosts; route on the base path alone.
-	router, err := spec.NewRouter(doc)
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	plans, err := newPlans(doc, prevalidated)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := operationFacts(doc)
+	plans, err := newPlans(facts, prevalidated)
 	if err != nil {
 		return nil, err
 	}
 	a := &api{
-		facts:    facts,
+		facts:    operationFacts(facts.Ops),
 		now:      cfg.Now,
 		plans:    plans,
-		router:   router,
+		route:    facts.Validator.Route, // on the base path alone: the servers are other hosts
 		ops:      map[string]http.Handler{},
 		ew:       ew,
 		log:      logger,
@@ -129,15 +116,13 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 	for id, h := range handlersByID {
 		a.ops[id] = recovery(h)
 	}
-	for _, path := range doc.Paths.InMatchingOrder() {
-		for m := range doc.Paths.Value(path).Operations() {
-			if !slices.Contains(a.methods, m) {
-				a.methods = append(a.methods, m)
-			}
+	for _, op := range facts.Ops {
+		if !slices.Contains(a.methods, op.Method) {
+			a.methods = append(a.methods, op.Method)
 		}
 	}
 	slices.Sort(a.methods)
-	if a.exact, err = exactRoutes(doc, base, router); err != nil {
+	if a.exact, err = exactRoutes(facts.Ops, facts.BasePath, a.route); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -145,26 +130,25 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 
 // exactRoutes finds, once, the route of every operation whose path has no parameter: for
 // such a path the router's answer depends on the method and the path alone.
-func exactRoutes(doc *openapi3.T, base string, router routers.Router) (map[string]map[string]*routers.Route, error) {
+func exactRoutes(ops []spec.Operation, base string, find func(*http.Request) (*routers.Route, map[string]string, error)) (map[string]map[string]*routers.Route, error) {
 	out := map[string]map[string]*routers.Route{}
-	for path, item := range doc.Paths.Map() {
-		if strings.Contains(path, "{") {
+	for _, op := range ops {
+		if strings.Contains(op.Path, "{") {
 			continue
 		}
-		for method := range item.Operations() {
-			r, err := http.NewRequest(method, base+path, nil)
-			if err != nil {
-				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
-			}
-			route, params, err := router.FindRoute(r)
-			if err != nil || len(params) > 0 {
-				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
-			}
-			if out[base+path] == nil {
-				out[base+path] = map[string]*routers.Route{}
-			}
-			out[base+path][method] = route
+		path := base + op.Path
+		r, err := http.NewRequest(op.Method, path, nil)
+		if err != nil {
+			return nil, fmt.Errorf("reference: routing %s %s: %v", op.Method, path, err)
 		}
+		route, params, err := find(r)
+		if err != nil || len(params) > 0 {
+			return nil, fmt.Errorf("reference: routing %s %s: %v", op.Method, path, err)
+		}
+		if out[path] == nil {
+			out[path] = map[string]*routers.Route{}
+		}
+		out[path][op.Method] = route
 	}
 	return out, nil
 }
@@ -176,7 +160,7 @@ func (a *api) findRoute(r *http.Request) (*routers.Route, map[string]string, err
 			return route, nil, nil
 		}
 	}
-	return a.router.FindRoute(r)
+	return a.route(r)
 }
 
 // errPanicked replaces the bare 500 that gorilla's recovery handler writes after a panic.
@@ -283,7 +267,7 @@ func (a *api) allowed(r *http.Request) string {
 	for _, m := range a.methods {
 		*probe = *r
 		probe.Method = m
-		if _, _, err := a.router.FindRoute(probe); err == nil {
+		if _, _, err := a.route(probe); err == nil {
 			allow = append(allow, m)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Validation without repeated work. Two shortcuts, each taken only when it is provably
@@ -45,9 +47,9 @@ var petResponses = []struct {
 	status int
 	kind   bodyKind
 }{
-	{"listPets", http.StatusOK, bodyPets},
-	{"createPet", http.StatusCreated, bodyPet},
-	{"getPet", http.StatusOK, bodyPet},
+	{spec.OpList, http.StatusOK, bodyPets},
+	{spec.OpCreate, http.StatusCreated, bodyPet},
+	{spec.OpGet, http.StatusOK, bodyPet},
 }
 
 // plan is what was worked out at start for one operation.
@@ -120,10 +122,10 @@ func (p *plan) responseValid(rec *recorder) bool {
 
 // petSchemas returns the schemas a stored animal must be valid against: those of the
 // responses in petResponses (for an array, its items).
-func petSchemas(doc *openapi3.T) []*openapi3.Schema {
+func petSchemas(facts *spec.Facts) []*openapi3.Schema {
 	var out []*openapi3.Schema
 	for _, pr := range petResponses {
-		s := responseSchema(doc, pr.op, pr.status)
+		s := responseSchema(facts.ByID[pr.op].Op, pr.status)
 		if s != nil && pr.kind == bodyPets {
 			s = plainArrayItems(s)
 		}
@@ -193,30 +195,28 @@ func violated(err error) *Error {
 
 // newPlans works out a plan per operationId. With prevalidated false (no store check) no
 // response is taken as validated.
-func newPlans(doc *openapi3.T, prevalidated bool) (map[string]*plan, error) {
-	pets := petSchemas(doc)
+func newPlans(facts *spec.Facts, prevalidated bool) (map[string]*plan, error) {
+	pets := petSchemas(facts)
 	plans := map[string]*plan{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			if op.OperationID == "" {
-				return nil, fmt.Errorf("reference: %s %s has no operationId", method, path)
-			}
-			p := requestPlan(doc, item, op)
-			p.bodies = map[int]bodyKind{}
-			for _, pr := range petResponses {
-				if pr.op != op.OperationID || !prevalidated {
-					continue
-				}
-				s := responseSchema(doc, pr.op, pr.status)
-				if pr.kind == bodyPets && s != nil {
-					s = plainArrayItems(s)
-				}
-				if s != nil && containsSchema(pets, s) {
-					p.bodies[pr.status] = pr.kind
-				}
-			}
-			plans[op.OperationID] = p
+	for _, op := range facts.Ops {
+		if op.ID == "" {
+			return nil, fmt.Errorf("reference: %s %s has no operationId", op.Method, op.Path)
 		}
+		p := requestPlan(facts.Doc, facts.Doc.Paths.Value(op.Path), op.Op)
+		p.bodies = map[int]bodyKind{}
+		for _, pr := range petResponses {
+			if pr.op != op.ID || !prevalidated {
+				continue
+			}
+			s := responseSchema(op.Op, pr.status)
+			if pr.kind == bodyPets && s != nil {
+				s = plainArrayItems(s)
+			}
+			if s != nil && containsSchema(pets, s) {
+				p.bodies[pr.status] = pr.kind
+			}
+		}
+		plans[op.ID] = p
 	}
 	return plans, nil
 }
@@ -224,27 +224,22 @@ func newPlans(doc *openapi3.T, prevalidated bool) (map[string]*plan, error) {
 // responseSchema returns the application/json schema of an operation's response, as
 // ValidateResponse finds it, or nil when that response declares headers (which
 // ValidateResponse would check) or is missing.
-func responseSchema(doc *openapi3.T, opID string, status int) *openapi3.Schema {
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			if op.OperationID != opID || op.Responses == nil {
-				continue
-			}
-			ref := op.Responses.Status(status)
-			if ref == nil {
-				ref = op.Responses.Default()
-			}
-			if ref == nil || ref.Value == nil || len(ref.Value.Headers) > 0 {
-				return nil
-			}
-			mt := ref.Value.Content.Get("application/json")
-			if mt == nil || mt.Schema == nil {
-				return nil
-			}
-			return mt.Schema.Value
-		}
+func responseSchema(op *openapi3.Operation, status int) *openapi3.Schema {
+	if op == nil || op.Responses == nil {
+		return nil
 	}
-	return nil
+	ref := op.Responses.Status(status)
+	if ref == nil {
+		ref = op.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil || len(ref.Value.Headers) > 0 {
+		return nil
+	}
+	mt := ref.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return mt.Schema.Value
 }
 
 // plainArrayItems returns the items schema of an array schema that says nothing else: an

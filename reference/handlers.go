@@ -103,7 +103,7 @@ func (s *server) handleCreatePet() http.Handler {
 			s.ew.writeError(w, r, err)
 			return
 		}
-		w.Header().Set("Location", s.base+"/pets/"+strconv.FormatInt(id, 10))
+		w.Header().Set("Location", s.petPath+strconv.FormatInt(id, 10))
 		writeStored(w, http.StatusCreated, bodyPet, *buf)
 	})
 }

@@ -56,11 +56,15 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 	if err != nil {
 		return nil, err
 	}
-	plans, err := newPlans(doc, true)
+	facts, err := spec.ReadFacts(doc)
 	if err != nil {
 		return nil, err
 	}
-	schemas := petSchemas(doc)
+	plans, err := newPlans(facts, true)
+	if err != nil {
+		return nil, err
+	}
+	schemas := petSchemas(facts)
 	cp := &checkPair{route: route, body: plans["createPet"].body, rb: route.Operation.RequestBody.Value,
 		opts:     &openapi3filter.Options{AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }, SkipSettingDefaults: true},
 		petCheck: petCheck(doc, schemas)}
@@ -270,7 +274,7 @@ func FuzzCompiledChecks(f *testing.F) {
 // createPet's body check is compiled for the spec as shipped, and not for a schema with a
 // keyword it does not know, which then goes to kin-openapi whole.
 func TestCreatePetBodyIsCompiled(t *testing.T) {
-	plans, err := newPlans(spec.MustLoad(), true)
+	plans, err := newPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
 	p := plans["createPet"]
 	require.NotNil(t, p.body)
@@ -278,7 +282,7 @@ func TestCreatePetBodyIsCompiled(t *testing.T) {
 	assert.True(t, p.auth)
 	assert.Contains(t, p.body.contentTypes, "application/json")
 
-	plans, err = newPlans(uncompiledNewPet(t), true)
+	plans, err = newPlans(factsOf(t, uncompiledNewPet(t)), true)
 	require.NoError(t, err)
 	assert.Nil(t, plans["createPet"].body)
 }

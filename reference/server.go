@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -35,6 +34,9 @@ type server struct {
 	limit      spec.IntBounds
 	getPet     spec.Operation
 	createBody openapi3.Content
+	// petPath is the base path and getPet's path up to its parameter: the Location of a
+	// created animal is petPath and its id.
+	petPath string
 }
 
 // NewServer returns the reference server: the spec's operations under its base path
@@ -90,20 +92,24 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	logw = &syncWriter{w: logw}
 	logger := log.New(logw, "petstore: ", log.LstdFlags)
 
-	s, err := newServerState(doc, cfg, logger)
+	facts, err := spec.ReadFacts(doc) // the one reading of the spec; every part below gets these
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	s, err := newServerState(facts, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
-	srv.s = s
+	srv.s, srv.facts = s, facts
 	s.ew = &errorWriter{log: logger}
-	ops, err := s.operations(doc)
+	ops, err := s.operations(facts.Ops)
 	if err != nil {
 		return nil, err
 	}
 	if patch != nil {
 		patch(ops)
 	}
-	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg, s.store.check != nil)
+	a, err := newAPI(facts, ops, keys, s.ew, logger, cfg, s.store.check != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +118,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 		faulty = &faults{d: d, ew: s.ew, now: cfg.Now, next: a}
 	}
 	if cfg.Double.Journal > 0 {
-		if srv.rec, err = newRecording(doc, s.base, a, keys, cfg); err != nil {
-			return nil, err
-		}
+		srv.rec = newRecording(facts, a, keys, cfg)
 	}
 
 	// Outside the spec, for the people who run the server. Matched exactly, before the API:
@@ -186,29 +190,15 @@ func specOf(cfg Config) (*openapi3.T, []byte, error) {
 	return cfg.Spec, raw, nil
 }
 
-func newServerState(doc *openapi3.T, cfg Config, logger *log.Logger) (*server, error) {
-	s := &server{now: cfg.Now}
-	var err error
-	if s.base, err = spec.BasePath(doc); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
+func newServerState(facts *spec.Facts, cfg Config, logger *log.Logger) (*server, error) {
+	s := &server{now: cfg.Now, base: facts.BasePath, statuses: facts.Statuses, limit: facts.Limit}
+	s.getPet = facts.ByID[spec.OpGet]
+	path, ok := strings.CutSuffix(s.getPet.Path, "{petId}")
+	if !ok || strings.Contains(path, "{") {
+		return nil, fmt.Errorf("reference: %s's path %s must end in its one parameter, {petId}", spec.OpGet, s.getPet.Path)
 	}
-	if s.statuses, err = spec.StatusValues(doc); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if s.limit, err = spec.QueryInt(doc, "listPets", "limit"); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if !s.limit.HasMin || !s.limit.HasMax || !s.limit.HasDefault {
-		return nil, errors.New("reference: listPets limit needs a minimum, a maximum and a default in the spec")
-	}
-	if s.getPet, err = spec.FindOperation(doc, "getPet"); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	create, err := spec.FindOperation(doc, "createPet")
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if rb := create.Op.RequestBody; rb != nil && rb.Value != nil {
+	s.petPath = s.base + path
+	if rb := facts.ByID[spec.OpCreate].Op.RequestBody; rb != nil && rb.Value != nil {
 		s.createBody = rb.Value.Content
 	}
 	for i, p := range cfg.Seed {
@@ -223,7 +213,7 @@ func newServerState(doc *openapi3.T, cfg Config, logger *log.Logger) (*server, e
 	if !cfg.NoValidation && !cfg.Lenient {
 		// Each animal's encoding is validated once, when stored; in lenient mode every
 		// response is validated instead, so that an off-spec animal is logged each time.
-		check := petCheck(doc, petSchemas(doc))
+		check := petCheck(facts.Doc, petSchemas(facts))
 		s.store.check = func(pet []byte) error {
 			err := check(pet)
 			if err != nil {
@@ -240,12 +230,8 @@ func newServerState(doc *openapi3.T, cfg Config, logger *log.Logger) (*server, e
 
 // operations pairs every operation of the spec with its handler; an operation without a
 // handler, or a handler without an operation, is an error.
-func (s *server) operations(doc *openapi3.T) (map[string]http.Handler, error) {
+func (s *server) operations(ops []spec.Operation) (map[string]http.Handler, error) {
 	hs := s.routes()
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
 	var missing []string
 	seen := map[string]bool{}
 	for _, op := range ops {
