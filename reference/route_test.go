@@ -19,7 +19,7 @@ func TestExactRoutesAreTheRouters(t *testing.T) {
 	keys, err := newKeySet([]string{testKey})
 	require.NoError(t, err)
 	logger := log.New(io.Discard, "", 0)
-	a, err := newAPI(factsOf(t, spec.MustLoad()), nil, keys, &errorWriter{log: logger}, logger, Config{}, true)
+	a, err := newAPI(factsOf(t, spec.MustLoad()), nil, keys, &errorWriter{log: logger}, logger, apiOptions{})
 	require.NoError(t, err)
 	require.NotEmpty(t, a.exact)
 	shortcuts := 0

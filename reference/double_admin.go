@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/routers"
+
 	"github.com/petstore/petstore/spec"
 )
 
@@ -108,15 +110,18 @@ func checkDouble(d *Double) error {
 // MaxJournal is the largest journal: with the caps on each entry, about 100 MB at worst.
 const MaxJournal = 10_000
 
-func newRecording(facts *spec.Facts, a *api, keys *keySet, cfg Config) *recording {
+// newRecording keeps a journal of size entries and the client report; secrets are masked
+// in both, and route finds a request's operation.
+func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, map[string]string, error),
+	keys *keySet, size int, secrets []string, now func() time.Time) *recording {
 	return &recording{
-		journal: newJournal(cfg.Double.Journal),
+		journal: newJournal(size),
 		tally:   newTally(facts.Ops, facts.BasePath),
-		mask:    newMasker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...),
+		mask:    newMasker(secrets...),
 		keys:    keys,
-		now:     cfg.Now,
+		now:     now,
 		opOf: func(r *http.Request) string {
-			if route, _, err := a.route(r); err == nil {
+			if route, _, err := route(r); err == nil {
 				return route.Operation.OperationID
 			}
 			return ""

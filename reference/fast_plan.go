@@ -20,7 +20,7 @@ import (
 //
 //   - Requests: for an operation whose parameters are integers with bounds or strings from
 //     an enum, and whose request body, if it has one, has a schema that compiles
-//     (schemacheck.go), a precomputed check that accepts only what
+//     (fast_schema.go), a precomputed check that accepts only what
 //     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
 //     repeated or missing parameter, a missing key, a body it cannot decide or one that
 //     fails) goes to ValidateRequest, so every 400 and 401 is kin-openapi's answer, word for
@@ -31,15 +31,6 @@ import (
 //     the spec's schema for it is that Pet schema, or an array of it with no constraint of
 //     its own (items only: no minItems, maxItems, uniqueItems ...). That is checked here at
 //     start, per operation and status; any other response is validated in full.
-
-// bodyKind says what a handler's body is made of, for the response shortcut.
-type bodyKind uint8
-
-const (
-	bodyOther bodyKind = iota // validated in full
-	bodyPet                   // one stored animal, as appendPetJSON encodes it, and "\n"
-	bodyPets                  // "[", stored animals joined by ",", "]\n"
-)
 
 // petResponses are the answers the handlers build from stored animals.
 var petResponses = []struct {
@@ -76,6 +67,8 @@ type paramCheck struct {
 func (p *plan) requestValid(r *http.Request, pathParams map[string]string, authorized bool) bool {
 	return p.simpleRequest && p.paramsValid(r, pathParams, authorized)
 }
+
+func (p *plan) checksBody() bool { return p.body != nil }
 
 // bodyValid is requestValid for an operation with a request body, read whole into body (the
 // request's own Body has been read): it needs the compiled check to pass body.
@@ -138,7 +131,7 @@ func petSchemas(facts *spec.Facts) []*openapi3.Schema {
 
 // petCheck returns store.check: the encoding must be valid against every pet schema, with
 // the options openapi3filter.ValidateResponse uses. Where every schema compiles
-// (schemacheck.go), an encoding they all pass is valid without kin-openapi; kin-openapi
+// (fast_schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
 // judges any other (and words the error).
 func petCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	kin := kinPetCheck(doc, schemas)
@@ -187,10 +180,6 @@ func allPass(checks []*objectCheck, data []byte) bool {
 		}
 	}
 	return true
-}
-
-func violated(err error) *Error {
-	return newError(http.StatusInternalServerError, CodeInternal, "the server's response violated the spec (%v)", err)
 }
 
 // newPlans works out a plan per operationId. With prevalidated false (no store check) no
@@ -257,14 +246,6 @@ func plainArrayItems(s *openapi3.Schema) *openapi3.Schema {
 	return items
 }
 
-// withoutDocs clears the fields that do not take part in validating a response or a
-// parameter value (a default is never applied: Options.SkipSettingDefaults).
-func withoutDocs(s openapi3.Schema) openapi3.Schema {
-	s.Extensions, s.Origin, s.Title, s.Description, s.Comment = nil, nil, "", "", ""
-	s.Example, s.Examples, s.ExternalDocs, s.Deprecated, s.Default = nil, nil, nil, false, nil
-	return s
-}
-
 func containsSchema(list []*openapi3.Schema, s *openapi3.Schema) bool {
 	for _, x := range list {
 		if x == s {
@@ -320,7 +301,7 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 	return p
 }
 
-// bodyCheck is the compiled check of a request body (schemacheck.go).
+// bodyCheck is the compiled check of a request body (fast_schema.go).
 type bodyCheck struct {
 	contentTypes []string // Content-Type values, as sent, that select the schema
 	schema       *objectCheck
@@ -392,27 +373,4 @@ func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 		return pc, false
 	}
 	return pc, true
-}
-
-// canonicalInt parses an integer written the one way: optional minus, no leading zero, no
-// sign on zero, at most 16 digits (strconv.ParseInt and encoding/json accept all of these).
-func canonicalInt[T ~string | ~[]byte](s T) (int64, bool) {
-	digits := s
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 16 || (digits[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(digits[i]-'0')
-	}
-	if len(digits) < len(s) {
-		n = -n
-	}
-	return n, true
 }
