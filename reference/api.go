@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -26,23 +25,58 @@ import (
 // operationId), every failure goes through writeError, and a replaced response does not
 // carry the headers the handler had set.
 type api struct {
-	router   routers.Router
-	ops      map[string]http.Handler // by operationId, each behind panic recovery
-	plans    map[string]*plan        // by operationId (fastpath.go)
-	methods  []string                // every method the spec uses, for Allow
-	opts     *openapi3filter.Options
-	ew       *errorWriter
-	log      *log.Logger
-	keys     *keySet
-	validate bool
-	lenient  bool
-	maxBody  int64
-	facts    map[string]opFacts // by operationId, read from the spec once
-	now      func() time.Time
-	chosen   *scenarios // Prefer honoured (Config.Double.Scenarios); nil: ignored
+	route   func(*http.Request) (*routers.Route, map[string]string, error) // the facts' router
+	ops     map[string]http.Handler                                        // by operationId, each behind panic recovery
+	methods []string                                                       // every method the spec uses, for Allow
+	opts    *openapi3filter.Options
+	ew      *errorWriter
+	log     *log.Logger
+	keys    *keySet
+	apiOptions
+	facts map[string]opFacts // by operationId, read from the spec once
 	// exact holds, by path and method, the routes of the paths without parameters.
 	exact map[string]map[string]*routers.Route
+	// shortcuts are the fast paths' checks, by operationId (fast_plan.go); none: noShortcut.
+	shortcuts map[string]shortcut
+	// choose, when set, may replace an operation's handler once the request has passed its
+	// checks (the double's Prefer scenarios, double_prefer.go).
+	choose chooser
 }
+
+// apiOptions are the settings of the api from Config.
+type apiOptions struct {
+	now      func() time.Time
+	validate bool // request and response validation (Config.NoValidation off)
+	lenient  bool
+	maxBody  int64
+}
+
+// A shortcut says, from what was worked out at start, that a request or a response certainly
+// passes kin-openapi's validation; false means "ask kin-openapi", never "invalid". The pure
+// reference has none (noShortcut); the fast paths plug theirs in (fast_plan.go).
+type shortcut interface {
+	// requestValid: the request, without a body to check, passes. authorized says the
+	// request carries a valid key (checked once, keySet.check).
+	requestValid(r *http.Request, pathParams map[string]string, authorized bool) bool
+	// checksBody: bodyValid may pass a request body, so it is worth reading it whole first.
+	checksBody() bool
+	// bodyValid is requestValid for a request whose body, read whole, is body.
+	bodyValid(r *http.Request, pathParams map[string]string, authorized bool, body []byte) bool
+	// responseValid: the recorded response is one that was validated before.
+	responseValid(rec *recorder) bool
+}
+
+// noShortcut is the pure reference's shortcut: kin-openapi validates everything.
+type noShortcut struct{}
+
+func (noShortcut) requestValid(*http.Request, map[string]string, bool) bool      { return false }
+func (noShortcut) checksBody() bool                                              { return false }
+func (noShortcut) bodyValid(*http.Request, map[string]string, bool, []byte) bool { return false }
+func (noShortcut) responseValid(*recorder) bool                                  { return false }
+
+// A chooser returns the handler that answers r in h's place, or an error to answer; w is
+// for the headers that say what was chosen.
+type chooser func(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error)
 
 // opFacts is what every request of an operation needs from the spec, worked out at start.
 type opFacts struct {
@@ -52,13 +86,9 @@ type opFacts struct {
 	deprecation map[string]string
 }
 
-// operationFacts reads each operation's security and, for a deprecated one, its Deprecation
-// (RFC 9745) and Sunset (RFC 8594) values from the spec.
-func operationFacts(doc *openapi3.T) (map[string]opFacts, error) {
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, err
-	}
+// operationFacts works out each operation's security and, for a deprecated one, its
+// Deprecation (RFC 9745) and Sunset (RFC 8594) values.
+func operationFacts(ops []spec.Operation) map[string]opFacts {
 	out := map[string]opFacts{}
 	for _, op := range ops {
 		if !op.Deprecated {
@@ -74,39 +104,20 @@ func operationFacts(doc *openapi3.T) (map[string]opFacts, error) {
 		}
 		out[op.ID] = opFacts{op: op, deprecation: h}
 	}
-	return out, nil
+	return out
 }
 
-// newAPI serves the operations; prevalidated says that the store validates each animal's
-// encoding when it is stored (store.check), so that responses made of stored animals need
-// not be validated again.
-func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, keys *keySet,
-	ew *errorWriter, logger *log.Logger, cfg Config, prevalidated bool) (*api, error) {
-	// The spec's servers are absolute URLs on other hosts; route on the base path alone.
-	router, err := spec.NewRouter(doc)
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	plans, err := newPlans(doc, prevalidated)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := operationFacts(doc)
-	if err != nil {
-		return nil, err
-	}
+// newAPI serves the operations, each with its handler.
+func newAPI(facts *spec.Facts, handlersByID map[string]http.Handler, keys *keySet,
+	ew *errorWriter, logger *log.Logger, o apiOptions) (*api, error) {
 	a := &api{
-		facts:    facts,
-		now:      cfg.Now,
-		plans:    plans,
-		router:   router,
-		ops:      map[string]http.Handler{},
-		ew:       ew,
-		log:      logger,
-		keys:     keys,
-		validate: !cfg.NoValidation,
-		lenient:  cfg.Lenient,
-		maxBody:  cfg.MaxBodyBytes,
+		facts:      operationFacts(facts.Ops),
+		apiOptions: o,
+		route:      facts.Validator.Route, // on the base path alone: the servers are other hosts
+		ops:        map[string]http.Handler{},
+		ew:         ew,
+		log:        logger,
+		keys:       keys,
 		opts: &openapi3filter.Options{
 			AuthenticationFunc:    keys.authenticate,
 			IncludeResponseStatus: true,
@@ -116,9 +127,6 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 		},
 	}
 	// The default message appends the whole schema and value; one line is enough for a client.
-	if cfg.Double.Scenarios {
-		a.chosen = &scenarios{sleep: cfg.Double.Sleep, ew: ew}
-	}
 	a.opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
 		if ptr := err.JSONPointer(); len(ptr) > 0 {
 			return fmt.Sprintf("at %q: %s", "/"+strings.Join(ptr, "/"), err.Reason)
@@ -129,15 +137,14 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 	for id, h := range handlersByID {
 		a.ops[id] = recovery(h)
 	}
-	for _, path := range doc.Paths.InMatchingOrder() {
-		for m := range doc.Paths.Value(path).Operations() {
-			if !slices.Contains(a.methods, m) {
-				a.methods = append(a.methods, m)
-			}
+	for _, op := range facts.Ops {
+		if !slices.Contains(a.methods, op.Method) {
+			a.methods = append(a.methods, op.Method)
 		}
 	}
 	slices.Sort(a.methods)
-	if a.exact, err = exactRoutes(doc, base, router); err != nil {
+	var err error
+	if a.exact, err = exactRoutes(facts.Ops, facts.BasePath, a.route); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -145,26 +152,25 @@ func newAPI(doc *openapi3.T, base string, handlersByID map[string]http.Handler, 
 
 // exactRoutes finds, once, the route of every operation whose path has no parameter: for
 // such a path the router's answer depends on the method and the path alone.
-func exactRoutes(doc *openapi3.T, base string, router routers.Router) (map[string]map[string]*routers.Route, error) {
+func exactRoutes(ops []spec.Operation, base string, find func(*http.Request) (*routers.Route, map[string]string, error)) (map[string]map[string]*routers.Route, error) {
 	out := map[string]map[string]*routers.Route{}
-	for path, item := range doc.Paths.Map() {
-		if strings.Contains(path, "{") {
+	for _, op := range ops {
+		if strings.Contains(op.Path, "{") {
 			continue
 		}
-		for method := range item.Operations() {
-			r, err := http.NewRequest(method, base+path, nil)
-			if err != nil {
-				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
-			}
-			route, params, err := router.FindRoute(r)
-			if err != nil || len(params) > 0 {
-				return nil, fmt.Errorf("reference: routing %s %s%s: %v", method, base, path, err)
-			}
-			if out[base+path] == nil {
-				out[base+path] = map[string]*routers.Route{}
-			}
-			out[base+path][method] = route
+		path := base + op.Path
+		r, err := http.NewRequest(op.Method, path, nil)
+		if err != nil {
+			return nil, fmt.Errorf("reference: routing %s %s: %v", op.Method, path, err)
 		}
+		route, params, err := find(r)
+		if err != nil || len(params) > 0 {
+			return nil, fmt.Errorf("reference: routing %s %s: %v", op.Method, path, err)
+		}
+		if out[path] == nil {
+			out[path] = map[string]*routers.Route{}
+		}
+		out[path][op.Method] = route
 	}
 	return out, nil
 }
@@ -176,7 +182,7 @@ func (a *api) findRoute(r *http.Request) (*routers.Route, map[string]string, err
 			return route, nil, nil
 		}
 	}
-	return a.router.FindRoute(r)
+	return a.route(r)
 }
 
 // errPanicked replaces the bare 500 that gorilla's recovery handler writes after a panic.
@@ -198,7 +204,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := route.Operation.OperationID
-	h, p, f := a.ops[id], a.plans[id], a.facts[id]
+	h, f, sc := a.ops[id], a.facts[id], a.shortcutOf(id)
 	if len(f.deprecation) > 0 && !f.op.Gone(a.now()) {
 		for k, v := range f.deprecation {
 			w.Header().Set(k, v)
@@ -221,34 +227,57 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range params {
 		r.SetPathValue(k, v)
 	}
-	// The precomputed checks (fastpath.go) only ever say "certainly valid"; anything else
-	// is validated by kin-openapi, whose answer is the one the client gets.
-	if a.validate && !p.requestValid(r, params, authorized) {
-		ok := false
-		if p.body != nil && r.Body != nil && r.Body != http.NoBody {
-			// Read once, here, as ValidateRequest would; the handler (or ValidateRequest)
-			// reads the same bytes, and the same error, from the replay.
-			body := getReplay()
-			defer putReplay(body)
-			body.readFrom(r.Body)
-			r.Body = body
-			ok = body.err == nil && p.bodyValid(r, params, authorized, body.data)
+	if a.validate {
+		replay, err := a.validateRequest(r, route, params, sc, authorized)
+		if replay != nil {
+			defer putReplay(replay)
 		}
-		if !ok {
-			in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
-			if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-				a.ew.writeError(w, r, err)
-				return
-			}
-		}
-	}
-	if a.chosen != nil {
-		if h, err = a.chosen.apply(w, r, f.op, h); err != nil {
+		if err != nil {
 			a.ew.writeError(w, r, err)
 			return
 		}
 	}
+	if a.choose != nil {
+		if h, err = a.choose(w, r, f.op, h); err != nil {
+			a.ew.writeError(w, r, err)
+			return
+		}
+	}
+	a.answer(w, r, h, route, params, sc)
+}
 
+// shortcutOf is the fast paths' shortcut for an operation, or noShortcut.
+func (a *api) shortcutOf(id string) shortcut {
+	if sc, ok := a.shortcuts[id]; ok {
+		return sc
+	}
+	return noShortcut{}
+}
+
+// validateRequest validates the request of in; a shortcut only ever says "certainly valid",
+// and anything else is validated by kin-openapi, whose answer is the one the client gets.
+// replay, when not nil, is the body read whole, to put back once the request is answered.
+func (a *api) validateRequest(r *http.Request, route *routers.Route, params map[string]string, sc shortcut, authorized bool) (replay *replayBody, err error) {
+	if sc.requestValid(r, params, authorized) {
+		return nil, nil
+	}
+	if sc.checksBody() && r.Body != nil && r.Body != http.NoBody {
+		// Read once, here, as ValidateRequest would; the handler (or ValidateRequest)
+		// reads the same bytes, and the same error, from the replay.
+		replay = getReplay()
+		replay.readFrom(r.Body)
+		r.Body = replay
+		if replay.err == nil && sc.bodyValid(r, params, authorized, replay.data) {
+			return replay, nil
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
+	return replay, openapi3filter.ValidateRequest(r.Context(), in)
+}
+
+// answer runs h and sends its response once it has been validated: one that breaks the spec
+// is logged and, unless lenient, replaced by a 500 Error.
+func (a *api) answer(w http.ResponseWriter, r *http.Request, h http.Handler, route *routers.Route, params map[string]string, sc shortcut) {
 	rec := getRecorder()
 	defer putRecorder(rec)
 	h.ServeHTTP(rec, r)
@@ -256,7 +285,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.reset()
 		a.ew.writeError(rec, r, errPanicked)
 	}
-	if a.validate && !rec.outsideSpec && !p.responseValid(rec) {
+	if a.validate && !rec.outsideSpec && !sc.responseValid(rec) {
 		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: a.opts}
 		err := openapi3filter.ValidateResponse(r.Context(), &openapi3filter.ResponseValidationInput{
 			RequestValidationInput: in,
@@ -283,118 +312,9 @@ func (a *api) allowed(r *http.Request) string {
 	for _, m := range a.methods {
 		*probe = *r
 		probe.Method = m
-		if _, _, err := a.router.FindRoute(probe); err == nil {
+		if _, _, err := a.route(probe); err == nil {
 			allow = append(allow, m)
 		}
 	}
 	return strings.Join(allow, ", ")
-}
-
-// recorder holds a handler's response until it has been validated.
-type recorder struct {
-	header      http.Header
-	status      int
-	body        bytes.Buffer
-	outsideSpec bool     // an Error for a limit the spec cannot document (see writeError)
-	kind        bodyKind // what the body is made of (fastpath.go)
-}
-
-var recorders = sync.Pool{New: func() any { return &recorder{header: http.Header{}} }}
-
-func getRecorder() *recorder { return recorders.Get().(*recorder) }
-
-func putRecorder(rec *recorder) {
-	rec.reset()
-	recorders.Put(rec)
-}
-
-func (rec *recorder) reset() {
-	clear(rec.header)
-	rec.status = 0
-	rec.body.Reset()
-	rec.outsideSpec = false
-	rec.kind = bodyOther
-}
-
-func (rec *recorder) Header() http.Header { return rec.header }
-
-func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 {
-		rec.status = status
-	}
-}
-
-func (rec *recorder) Write(b []byte) (int, error) {
-	rec.WriteHeader(http.StatusOK)
-	return rec.body.Write(b)
-}
-
-func (rec *recorder) flush(w http.ResponseWriter) {
-	h := w.Header()
-	for k, v := range rec.header {
-		h[k] = v
-	}
-	rec.WriteHeader(http.StatusOK)
-	w.WriteHeader(rec.status)
-	_, _ = w.Write(rec.body.Bytes())
-}
-
-// replayBody is a request body the api has read whole: it gives back the bytes, then the
-// error that ended the reading (io.EOF for a body read to its end), as the first reading did.
-type replayBody struct {
-	data []byte
-	off  int
-	err  error // nil: the body was read to its end
-}
-
-var replays = sync.Pool{New: func() any { return &replayBody{data: make([]byte, 0, 512)} }}
-
-func getReplay() *replayBody { return replays.Get().(*replayBody) }
-
-func putReplay(b *replayBody) {
-	if cap(b.data) <= 64<<10 {
-		b.data, b.off, b.err = b.data[:0], 0, nil
-		replays.Put(b)
-	}
-}
-
-// readFrom reads r to its end or first error, as io.ReadAll does.
-func (b *replayBody) readFrom(r io.Reader) {
-	b.data, b.off, b.err = b.data[:0], 0, nil
-	for {
-		if len(b.data) == cap(b.data) {
-			b.data = append(b.data, 0)[:len(b.data)]
-		}
-		n, err := r.Read(b.data[len(b.data):cap(b.data)])
-		b.data = b.data[:len(b.data)+n]
-		if err != nil {
-			if err != io.EOF {
-				b.err = err
-			}
-			return
-		}
-	}
-}
-
-func (b *replayBody) Read(p []byte) (int, error) {
-	if b.off == len(b.data) {
-		if b.err != nil {
-			return 0, b.err
-		}
-		return 0, io.EOF
-	}
-	n := copy(p, b.data[b.off:])
-	b.off += n
-	return n, nil
-}
-
-func (b *replayBody) Close() error { return nil }
-
-// readBody returns the request body: the api's replay as it is when nothing has read it yet
-// (no copy), else all of r.Body.
-func readBody(r *http.Request) ([]byte, error) {
-	if b, ok := r.Body.(*replayBody); ok && b.off == 0 {
-		return b.data, b.err
-	}
-	return io.ReadAll(r.Body)
 }

@@ -1,29 +1,27 @@
 // Package reference is the in-memory reference implementation of the pet store interface.
-// Routing, request validation and response validation all come from spec/openapi.yaml.
+// Routing, request validation and response validation all come from spec/openapi.yaml, read
+// once into spec.Facts when a server is made.
+//
+// Its files stand in three rooms, each using only its own room and the ones below
+// (layers_test.go holds the rule):
+//
+//   - the pure reference: routes.go, handlers.go, store.go, newpet.go, api.go (validation),
+//     errors.go, auth.go, guard.go, recorder.go. Alone it is complete and correct.
+//   - the fast paths, fast_*.go: shortcuts taken only where they are provably equal to the
+//     pure path (precomputed checks, a one-pass decoder, the access log line), plugged into
+//     the pure reference through its hooks (api.shortcuts, server.decode, store.check).
+//   - the test double, double*.go: chosen answers, faults, the clock, the journal and the
+//     client report, around the pure reference (api.choose, middleware, /_admin/).
+//
+// server.go and config.go assemble them: the only files that know all three.
 package reference
 
 import (
-	"context"
 	"io"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
-
-// Pet is an animal as the store keeps it and as the interface returns it.
-type Pet struct {
-	ID         int64  `json:"id"`
-	Name       string `json:"name"`
-	CategoryID int64  `json:"categoryId"`
-	Status     string `json:"status,omitempty"`
-}
-
-// NewPet is the body of createPet, and the form of each entry of a seed file.
-type NewPet struct {
-	Name       string `json:"name"`
-	CategoryID int64  `json:"categoryId"`
-	Status     string `json:"status,omitempty"`
-}
 
 // Config configures NewServer. The zero value of every field but APIKeys is usable.
 type Config struct {
@@ -59,29 +57,4 @@ type Config struct {
 	// Double makes the server a test double for client developers; its zero value, the pure
 	// reference, adds nothing to the path of a request.
 	Double Double
-}
-
-// Double configures the features for testing a client (README "Testing your client"). Each
-// is a choice the interface document leaves open, and each is off in the zero value.
-type Double struct {
-	// Scenarios lets a request choose its answer: Prefer: code=NNN, for a status the spec
-	// documents for the operation, and Prefer: delay=MS (at most MaxPreferDelay). Off, Prefer
-	// is ignored.
-	Scenarios bool
-	// Latency delays every answer of the API.
-	Latency time.Duration
-	// FailRate is the share of API requests, from 0 to 1, answered 503 with Retry-After.
-	FailRate float64
-	// RateLimit is how many API requests are answered per second of the server's clock;
-	// the rest of that second gets 429 with Retry-After. 0 means no limit.
-	RateLimit int
-	// Journal is how many recent requests are kept for GET /_admin/requests and
-	// Server.Requests; it also turns on the client report (GET /_admin/report,
-	// Server.Report). 0 records nothing.
-	Journal int
-	// Sleep waits for a delay or the latency; nil waits on a timer that stops early when the
-	// request is cancelled. Tests inject one that records what it was asked.
-	Sleep func(ctx context.Context, d time.Duration)
-	// Rand returns a number in [0, 1) for FailRate; nil is math/rand/v2's Float64.
-	Rand func() float64
 }

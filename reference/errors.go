@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net"
 	"net/http"
-	"strconv"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 )
@@ -25,43 +25,7 @@ const (
 	CodePayloadTooLarge      = "payload_too_large"
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
-	CodeRateLimited          = "rate_limited" // Config.Double.RateLimit
-	CodeUnavailable          = "unavailable"  // Config.Double.FailRate
 )
-
-// codeFor returns the Error code of a status the server chooses to answer (Prefer: code=NNN).
-func codeFor(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return CodeInvalidRequest
-	case http.StatusUnauthorized:
-		return CodeUnauthorized
-	case http.StatusNotFound:
-		return CodeNotFound
-	case http.StatusMethodNotAllowed:
-		return CodeMethodNotAllowed
-	case http.StatusRequestEntityTooLarge:
-		return CodePayloadTooLarge
-	case http.StatusUnsupportedMediaType:
-		return CodeUnsupportedMediaType
-	case http.StatusTooManyRequests:
-		return CodeRateLimited
-	case http.StatusInsufficientStorage:
-		return CodeStoreFull
-	case http.StatusServiceUnavailable:
-		return CodeUnavailable
-	case http.StatusInternalServerError:
-		return CodeInternal
-	}
-	// Any other status a spec documents: its reason phrase in snake case.
-	words := strings.FieldsFunc(strings.ToLower(http.StatusText(status)), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-	if len(words) == 0 {
-		return "status_" + strconv.Itoa(status)
-	}
-	return strings.Join(words, "_")
-}
 
 // Error is the spec's Error record: every failure the server answers carries one.
 type Error struct {
@@ -196,7 +160,38 @@ func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 	return errInternal
 }
 
+// violated is the 500 Error that replaces a response the spec does not allow.
+func violated(err error) *Error {
+	return newError(http.StatusInternalServerError, CodeInternal, "the server's response violated the spec (%v)", err)
+}
+
 func unsupportedMediaType(r *http.Request) *Error {
 	return newError(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType,
 		"Content-Type %q is not supported; use application/json", r.Header.Get("Content-Type"))
+}
+
+// mediaTypeOK reports whether the request's Content-Type is one the request body accepts.
+func mediaTypeOK(content openapi3.Content, r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	return ct != "" && content.Get(ct) != nil
+}
+
+// bodyReadError is a failure to read the request body: the client's fault, a 400.
+type bodyReadError struct{ err error }
+
+func (e *bodyReadError) Error() string { return "reading the request body: " + e.err.Error() }
+func (e *bodyReadError) Unwrap() error { return e.err }
+
+// reason says what went wrong in words a client can use, without the socket addresses a
+// net.OpError carries.
+func (e *bodyReadError) reason() string {
+	var ne net.Error
+	switch {
+	case errors.As(e.err, &ne) && ne.Timeout():
+		return "timed out"
+	case errors.Is(e.err, io.ErrUnexpectedEOF), errors.Is(e.err, io.EOF):
+		return "it ended early"
+	default:
+		return "the connection failed"
+	}
 }

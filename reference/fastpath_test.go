@@ -61,7 +61,7 @@ func TestNoValidationAnswersTheSameBytes(t *testing.T) {
 // The plans for the spec as shipped: the GET operations take the request shortcut, and
 // every body made of stored animals is taken as validated.
 func TestPlansForTheSpec(t *testing.T) {
-	plans, err := newPlans(spec.MustLoad(), true)
+	plans, err := newPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
 	assert.True(t, plans["listPets"].simpleRequest)
 	assert.True(t, plans["getPet"].simpleRequest)
@@ -70,7 +70,7 @@ func TestPlansForTheSpec(t *testing.T) {
 	assert.Equal(t, map[int]bodyKind{200: bodyPet}, plans["getPet"].bodies)
 	assert.Equal(t, map[int]bodyKind{201: bodyPet}, plans["createPet"].bodies)
 
-	plans, err = newPlans(spec.MustLoad(), false)
+	plans, err = newPlans(factsOf(t, spec.MustLoad()), false)
 	require.NoError(t, err)
 	assert.Empty(t, plans["listPets"].bodies, "without the store's check nothing is taken as validated")
 }
@@ -83,7 +83,7 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 	rdoc.Servers = openapi3.Servers{{URL: "/v1/"}}
 	router, err := gorillamux.NewRouter(&rdoc)
 	require.NoError(t, err)
-	plans, err := newPlans(doc, true)
+	plans, err := newPlans(factsOf(t, doc), true)
 	require.NoError(t, err)
 	keys, err := newKeySet([]string{testKey})
 	require.NoError(t, err)
@@ -138,7 +138,7 @@ func TestArrayConstraintFallsBackToFullValidation(t *testing.T) {
 	require.NoError(t, err)
 	two := uint64(2)
 	doc.Components.Schemas["Pets"].Value.MaxItems = &two
-	plans, err := newPlans(doc, true)
+	plans, err := newPlans(factsOf(t, doc), true)
 	require.NoError(t, err)
 	assert.Empty(t, plans["listPets"].bodies)
 

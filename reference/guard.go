@@ -1,10 +1,8 @@
 package reference
 
 import (
-	"errors"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -56,26 +54,6 @@ func (b *markedBody) Read(p []byte) (int, error) {
 		err = &bodyReadError{err: err}
 	}
 	return n, err
-}
-
-// bodyReadError is a failure to read the request body: the client's fault, a 400.
-type bodyReadError struct{ err error }
-
-func (e *bodyReadError) Error() string { return "reading the request body: " + e.err.Error() }
-func (e *bodyReadError) Unwrap() error { return e.err }
-
-// reason says what went wrong in words a client can use, without the socket addresses a
-// net.OpError carries.
-func (e *bodyReadError) reason() string {
-	var ne net.Error
-	switch {
-	case errors.As(e.err, &ne) && ne.Timeout():
-		return "timed out"
-	case errors.Is(e.err, io.ErrUnexpectedEOF), errors.Is(e.err, io.EOF):
-		return "it ended early"
-	default:
-		return "the connection failed"
-	}
 }
 
 // wroteTracker records whether the response has started.

@@ -3,9 +3,12 @@ package reference
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +16,53 @@ import (
 
 	"github.com/petstore/petstore/spec"
 )
+
+// server holds what the handlers share; everything the spec says comes from its facts.
+type server struct {
+	store      *store
+	ew         *errorWriter
+	now        func() time.Time
+	base       string
+	statuses   []string
+	limit      spec.IntBounds
+	getPet     spec.Operation
+	createBody openapi3.Content
+	// petPath is the base path and getPet's path up to its parameter: the Location of a
+	// created animal is petPath and its id.
+	petPath string
+	// decode parses a createPet body: decodeNewPet, or a fast path's equal.
+	decode func([]byte) (NewPet, error)
+}
+
+// newServerState makes the handlers' state for the spec's facts, with a store of at most
+// maxPets animals that holds seed. check, when not nil, validates each animal's encoding
+// as it is stored (store.check).
+func newServerState(facts *spec.Facts, now func() time.Time, maxPets int, seed []NewPet, check func([]byte) error) (*server, error) {
+	s := &server{now: now, base: facts.BasePath, statuses: facts.Statuses, limit: facts.Limit, decode: decodeNewPet}
+	s.getPet = facts.ByID[spec.OpGet]
+	path, ok := strings.CutSuffix(s.getPet.Path, "{petId}")
+	if !ok || strings.Contains(path, "{") {
+		return nil, fmt.Errorf("reference: %s's path %s must end in its one parameter, {petId}", spec.OpGet, s.getPet.Path)
+	}
+	s.petPath = s.base + path
+	if rb := facts.ByID[spec.OpCreate].Op.RequestBody; rb != nil && rb.Value != nil {
+		s.createBody = rb.Value.Content
+	}
+	for i, p := range seed {
+		if err := validateNewPet(p, s.statuses); err != nil {
+			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
+		}
+	}
+	if len(s.statuses) > math.MaxUint8 {
+		return nil, fmt.Errorf("reference: %d status values; at most %d are supported", len(s.statuses), math.MaxUint8)
+	}
+	s.store = newStore(s.statuses, maxPets)
+	s.store.check = check
+	if err := s.store.reset(seed); err != nil {
+		return nil, fmt.Errorf("reference: seed of %d animals: %w", len(seed), err)
+	}
+	return s, nil
+}
 
 // The handlers check their input themselves: with Config.NoValidation they are all there is,
 // and with validation on they must agree with it (the server's tests run both ways).
@@ -88,7 +138,7 @@ func (s *server) handleCreatePet() http.Handler {
 			s.ew.writeError(w, r, unsupportedMediaType(r))
 			return
 		}
-		p, err := decodeNewPet(body)
+		p, err := s.decode(body)
 		if err == nil {
 			err = validateNewPet(p, s.statuses)
 		}
@@ -103,7 +153,7 @@ func (s *server) handleCreatePet() http.Handler {
 			s.ew.writeError(w, r, err)
 			return
 		}
-		w.Header().Set("Location", s.base+"/pets/"+strconv.FormatInt(id, 10))
+		w.Header().Set("Location", s.petPath+strconv.FormatInt(id, 10))
 		writeStored(w, http.StatusCreated, bodyPet, *buf)
 	})
 }
@@ -140,12 +190,6 @@ func replacement(op spec.Operation) string {
 	return op.ReplacedBy
 }
 
-// mediaTypeOK reports whether the request's Content-Type is one the request body accepts.
-func mediaTypeOK(content openapi3.Content, r *http.Request) bool {
-	ct := r.Header.Get("Content-Type")
-	return ct != "" && content.Get(ct) != nil
-}
-
 // writeJSON answers with v encoded by encoding/json (outside the spec's operations). "<"
 // and ">" stay as they are, so that the journal's "<redacted>" reads as such.
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -161,8 +205,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(body.Bytes())
 }
 
-// writeStored answers with a body made of stored animals (see bodyKind): the api need not
-// validate it again when the spec's schema for it allows that (fastpath.go).
+// writeStored answers with a body made of stored animals, and says so on the api's recorder.
 func writeStored(w http.ResponseWriter, status int, kind bodyKind, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	if rec, ok := w.(*recorder); ok {

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/spec"
 )
 
 const testKey = "test-key"
@@ -109,4 +112,12 @@ func seedOf(n int) []NewPet {
 		out[i] = NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: statuses[i%4]}
 	}
 	return out
+}
+
+// factsOf reads the facts of doc, as NewServer does.
+func factsOf(t testing.TB, doc *openapi3.T) *spec.Facts {
+	t.Helper()
+	f, err := spec.ReadFacts(doc)
+	require.NoError(t, err)
+	return f
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// The compiled checks (schemacheck.go) against kin-openapi, which they stand in for: on
+// The compiled checks (fast_schema.go) against kin-openapi, which they stand in for: on
 // every request body the case generator makes (TestCompiledChecksAgreeOnGeneratedCases) and
 // on random ones (FuzzCompiledChecks; make fuzz). A disagreement is a test failure, and each
 // body a fuzz run found goes to testdata/fuzz/FuzzCompiledChecks.
@@ -56,11 +56,15 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 	if err != nil {
 		return nil, err
 	}
-	plans, err := newPlans(doc, true)
+	facts, err := spec.ReadFacts(doc)
 	if err != nil {
 		return nil, err
 	}
-	schemas := petSchemas(doc)
+	plans, err := newPlans(facts, true)
+	if err != nil {
+		return nil, err
+	}
+	schemas := petSchemas(facts)
 	cp := &checkPair{route: route, body: plans["createPet"].body, rb: route.Operation.RequestBody.Value,
 		opts:     &openapi3filter.Options{AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }, SkipSettingDefaults: true},
 		petCheck: petCheck(doc, schemas)}
@@ -98,9 +102,9 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 // agreement is what one comparison found.
 type agreement struct {
 	body, pet verdict // the compiled checks' decisions (undecided: kin-openapi decides)
-	quick     bool    // quickNewPet decoded the body (else decodeNewPetFull decides)
+	quick     bool    // quickNewPet decoded the body (else decodeNewPet decides)
 	newPet    NewPet  // what quickNewPet decoded
-	disagree  string  // "" when every decision was kin-openapi's (and decodeNewPetFull's)
+	disagree  string  // "" when every decision was kin-openapi's (and decodeNewPet's)
 }
 
 // compare runs the compiled checks and kin-openapi on one body sent with Content-Type ct.
@@ -137,9 +141,9 @@ func (cp *checkPair) compare(body []byte, ct string) agreement {
 	// The handler's own decoding: the one-pass decoder against the full one.
 	var quick bool
 	if a.newPet, quick = quickNewPet(body); quick {
-		full, err := decodeNewPetFull(body)
+		full, err := decodeNewPet(body)
 		if (err != nil || full != a.newPet) && a.disagree == "" {
-			a.disagree = fmt.Sprintf("quickNewPet %+v, decodeNewPetFull %+v, %v", a.newPet, full, err)
+			a.disagree = fmt.Sprintf("quickNewPet %+v, decodeNewPet %+v, %v", a.newPet, full, err)
 		}
 	}
 	a.quick = quick
@@ -270,7 +274,7 @@ func FuzzCompiledChecks(f *testing.F) {
 // createPet's body check is compiled for the spec as shipped, and not for a schema with a
 // keyword it does not know, which then goes to kin-openapi whole.
 func TestCreatePetBodyIsCompiled(t *testing.T) {
-	plans, err := newPlans(spec.MustLoad(), true)
+	plans, err := newPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
 	p := plans["createPet"]
 	require.NotNil(t, p.body)
@@ -278,7 +282,7 @@ func TestCreatePetBodyIsCompiled(t *testing.T) {
 	assert.True(t, p.auth)
 	assert.Contains(t, p.body.contentTypes, "application/json")
 
-	plans, err = newPlans(uncompiledNewPet(t), true)
+	plans, err = newPlans(factsOf(t, uncompiledNewPet(t)), true)
 	require.NoError(t, err)
 	assert.Nil(t, plans["createPet"].body)
 }

@@ -1,14 +1,11 @@
 package reference
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log"
 	"math"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,23 +16,15 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
+// The assembly: the pure reference (routes.go and below), its fast paths (fast_*.go) plugged
+// into it, and the test double (double*.go) around it when Config.Double asks for it. This
+// file is the only one that knows all three rooms.
+
 // Defaults for the zero values of Config.
 const (
 	DefaultMaxBodyBytes = 64 << 10
 	DefaultMaxPets      = 1_000_000
 )
-
-// server holds what the handlers share; everything the spec says is read once, here.
-type server struct {
-	store      *store
-	ew         *errorWriter
-	now        func() time.Time
-	base       string
-	statuses   []string
-	limit      spec.IntBounds
-	getPet     spec.Operation
-	createBody openapi3.Content
-}
 
 // NewServer returns the reference server: the spec's operations under its base path
 // (spec.BasePath, "/v1"), each request and response validated against the spec, plus
@@ -58,24 +47,12 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.complete(); err != nil {
+		return nil, err
+	}
 	keys, err := newKeySet(cfg.APIKeys)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkDouble(&cfg.Double); err != nil {
-		return nil, err
-	}
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if cfg.MaxPets <= 0 {
-		cfg.MaxPets = DefaultMaxPets
-	}
-	if cfg.MaxPets > math.MaxInt32 {
-		return nil, fmt.Errorf("reference: MaxPets %d is above the limit %d", cfg.MaxPets, math.MaxInt32)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
 	}
 	srv := &Server{seed: cfg.Seed}
 	if cfg.AdminKey != "" {
@@ -90,32 +67,16 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	logw = &syncWriter{w: logw}
 	logger := log.New(logw, "petstore: ", log.LstdFlags)
 
-	s, err := newServerState(doc, cfg, logger)
+	facts, err := spec.ReadFacts(doc) // the one reading of the spec; every part below gets these
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	s, a, err := newFastReference(facts, cfg, keys, logger, patch)
 	if err != nil {
 		return nil, err
 	}
-	srv.s = s
-	s.ew = &errorWriter{log: logger}
-	ops, err := s.operations(doc)
-	if err != nil {
-		return nil, err
-	}
-	if patch != nil {
-		patch(ops)
-	}
-	a, err := newAPI(doc, s.base, ops, keys, s.ew, logger, cfg, s.store.check != nil)
-	if err != nil {
-		return nil, err
-	}
-	var faulty *faults // nil unless asked: the pure reference calls the api directly
-	if d := cfg.Double; d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
-		faulty = &faults{d: d, ew: s.ew, now: cfg.Now, next: a}
-	}
-	if cfg.Double.Journal > 0 {
-		if srv.rec, err = newRecording(doc, s.base, a, keys, cfg); err != nil {
-			return nil, err
-		}
-	}
+	srv.s, srv.facts = s, facts
+	ops := srv.addDouble(cfg, a, keys) // the api itself, for the pure reference
 
 	// Outside the spec, for the people who run the server. Matched exactly, before the API:
 	// http.ServeMux would answer unclean paths (/v1//pets) with a redirect, not an Error.
@@ -133,41 +94,112 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 			return nil, err
 		}
 	}
-	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e, ok := extras[r.URL.Path]
-		switch {
-		case ok:
-		case faulty != nil:
-			faulty.ServeHTTP(w, r)
-			return
-		default:
-			a.ServeHTTP(w, r) // the API, and the 404 Error for every other path
-			return
-		}
-		if h := e.handler(r.Method); h != nil {
-			h(w, r)
-			return
-		}
-		s.ew.writeError(w, r, &methodNotAllowed{allow: e.allow()})
-	})
+	srv.handler = srv.middleware(cfg, withExtras(extras, ops, s.ew), a.methods, logw, logger)
+	return srv, nil
+}
 
-	var h http.Handler = mux
+// complete refuses settings that mean nothing and fills in the defaults.
+func (cfg *Config) complete() error {
+	if err := checkDouble(&cfg.Double); err != nil {
+		return err
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxPets <= 0 {
+		cfg.MaxPets = DefaultMaxPets
+	}
+	if cfg.MaxPets > math.MaxInt32 {
+		return fmt.Errorf("reference: MaxPets %d is above the limit %d", cfg.MaxPets, math.MaxInt32)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return nil
+}
+
+// newFastReference is the pure reference with its fast paths: the store validates each
+// animal once when it is stored, createPet decodes the usual body in one pass, and the api
+// takes the precomputed checks' word where they are certain (fast_plan.go).
+func newFastReference(facts *spec.Facts, cfg Config, keys *keySet, logger *log.Logger, patch func(map[string]http.Handler)) (*server, *api, error) {
+	var check func([]byte) error
+	if !cfg.NoValidation && !cfg.Lenient {
+		// Each animal's encoding is validated once, when stored; in lenient mode every
+		// response is validated instead, so that an off-spec animal is logged each time.
+		pet := petCheck(facts.Doc, petSchemas(facts))
+		check = func(data []byte) error {
+			err := pet(data)
+			if err != nil {
+				logger.Printf("response violates the spec: %v", err)
+			}
+			return err
+		}
+	}
+	s, err := newServerState(facts, cfg.Now, cfg.MaxPets, cfg.Seed, check)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.ew = &errorWriter{log: logger}
+	s.decode = decodeNewPetQuick
+	ops, err := s.operations(facts.Ops)
+	if err != nil {
+		return nil, nil, err
+	}
+	if patch != nil {
+		patch(ops)
+	}
+	a, err := newAPI(facts, ops, keys, s.ew, logger, apiOptions{
+		now: cfg.Now, validate: !cfg.NoValidation, lenient: cfg.Lenient, maxBody: cfg.MaxBodyBytes})
+	if err != nil {
+		return nil, nil, err
+	}
+	plans, err := newPlans(facts, check != nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.shortcuts = map[string]shortcut{}
+	for id, p := range plans {
+		a.shortcuts[id] = p
+	}
+	return s, a, nil
+}
+
+// addDouble puts the test double's features that Config.Double turns on around a: chosen
+// answers, faults and the journal. It returns the handler of the API, a itself when no
+// fault is asked for: the pure reference calls the api directly.
+func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
+	d := cfg.Double
+	if d.Scenarios {
+		a.choose = (&scenarios{sleep: d.Sleep, ew: srv.s.ew}).apply
+	}
+	if d.Journal > 0 {
+		secrets := append([]string{cfg.AdminKey}, cfg.APIKeys...)
+		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now)
+	}
+	if d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
+		return &faults{d: d, ew: srv.s.ew, now: cfg.Now, next: a}
+	}
+	return a
+}
+
+// middleware wraps h in what every request goes through, from the inside out: CORS, the
+// guard, the journal (with Config.Double.Journal), the access log and the proxy headers.
+func (srv *Server) middleware(cfg Config, h http.Handler, methods []string, logw io.Writer, logger *log.Logger) http.Handler {
 	if len(cfg.CORSOrigins) > 0 {
-		h = withCORS(cfg.CORSOrigins, a.methods, h) // guard.go
+		h = withCORS(cfg.CORSOrigins, methods, h) // guard.go
 	}
 	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
 	// 500 Error, logged; and body read errors are 400s (guard.go).
-	h = guard(s.ew, logger)(h)
+	h = guard(srv.s.ew, logger)(h)
 	if srv.rec != nil {
 		h = srv.rec.middleware(h) // outside guard: it records the 500 of a panic too
 	}
 	// The Common Log Format has no request headers, so Authorization is never written.
-	h = accessLog(logw, h) // gorilla's LoggingHandler's line, for less (accesslog.go)
+	h = accessLog(logw, h) // gorilla's LoggingHandler's line, for less (fast_accesslog.go)
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}
-	srv.handler = h
-	return srv, nil
+	return h
 }
 
 // specOf returns the description to serve and its bytes for GET /openapi.yaml.
@@ -184,114 +216,6 @@ func specOf(cfg Config) (*openapi3.T, []byte, error) {
 		return nil, nil, fmt.Errorf("reference: marshal spec: %w", err)
 	}
 	return cfg.Spec, raw, nil
-}
-
-func newServerState(doc *openapi3.T, cfg Config, logger *log.Logger) (*server, error) {
-	s := &server{now: cfg.Now}
-	var err error
-	if s.base, err = spec.BasePath(doc); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if s.statuses, err = spec.StatusValues(doc); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if s.limit, err = spec.QueryInt(doc, "listPets", "limit"); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if !s.limit.HasMin || !s.limit.HasMax || !s.limit.HasDefault {
-		return nil, errors.New("reference: listPets limit needs a minimum, a maximum and a default in the spec")
-	}
-	if s.getPet, err = spec.FindOperation(doc, "getPet"); err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	create, err := spec.FindOperation(doc, "createPet")
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	if rb := create.Op.RequestBody; rb != nil && rb.Value != nil {
-		s.createBody = rb.Value.Content
-	}
-	for i, p := range cfg.Seed {
-		if err := validateNewPet(p, s.statuses); err != nil {
-			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
-		}
-	}
-	if len(s.statuses) > math.MaxUint8 {
-		return nil, fmt.Errorf("reference: %d status values; at most %d are supported", len(s.statuses), math.MaxUint8)
-	}
-	s.store = newStore(s.statuses, cfg.MaxPets)
-	if !cfg.NoValidation && !cfg.Lenient {
-		// Each animal's encoding is validated once, when stored; in lenient mode every
-		// response is validated instead, so that an off-spec animal is logged each time.
-		check := petCheck(doc, petSchemas(doc))
-		s.store.check = func(pet []byte) error {
-			err := check(pet)
-			if err != nil {
-				logger.Printf("response violates the spec: %v", err)
-			}
-			return err
-		}
-	}
-	if err := s.store.reset(cfg.Seed); err != nil {
-		return nil, fmt.Errorf("reference: seed of %d animals: %w", len(cfg.Seed), err)
-	}
-	return s, nil
-}
-
-// operations pairs every operation of the spec with its handler; an operation without a
-// handler, or a handler without an operation, is an error.
-func (s *server) operations(doc *openapi3.T) (map[string]http.Handler, error) {
-	hs := s.routes()
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
-	var missing []string
-	seen := map[string]bool{}
-	for _, op := range ops {
-		seen[op.ID] = true
-		if hs[op.ID] == nil {
-			missing = append(missing, op.ID)
-		}
-	}
-	for id := range hs {
-		if !seen[id] {
-			return nil, fmt.Errorf("reference: handler %q has no operation in the spec", id)
-		}
-	}
-	if len(missing) > 0 {
-		slices.Sort(missing)
-		return nil, fmt.Errorf("reference: no handler for operation(s) %s", strings.Join(missing, ", "))
-	}
-	return hs, nil
-}
-
-// extraRoute is an endpoint outside the spec: a handler per method, and HEAD wherever
-// there is GET (RFC 9110 9.3.2; net/http sends the headers without the body).
-type extraRoute map[string]http.HandlerFunc
-
-// handler returns the handler for method, or nil.
-func (e extraRoute) handler(method string) http.HandlerFunc {
-	if h, ok := e[method]; ok {
-		return h
-	}
-	if method == http.MethodHead {
-		return e[http.MethodGet]
-	}
-	return nil
-}
-
-// allow is the Allow header of the route.
-func (e extraRoute) allow() string {
-	var methods []string
-	for m := range e {
-		methods = append(methods, m)
-		if m == http.MethodGet {
-			methods = append(methods, http.MethodHead)
-		}
-	}
-	slices.Sort(methods)
-	return strings.Join(methods, ", ")
 }
 
 // syncWriter serialises writes from the access log and the error log of concurrent requests.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/reference"
-	"github.com/petstore/petstore/spec"
 )
 
 // DefaultAPIKey is the key a Server accepts unless Options.APIKey says otherwise.
@@ -75,16 +74,8 @@ func Start(t testing.TB, opts Options) *Server {
 	if err != nil {
 		t.Fatalf("referencetest: %v", err)
 	}
-	doc := cfg.Spec
-	if doc == nil {
-		doc = spec.MustLoad()
-	}
-	base, err := spec.BasePath(doc)
-	if err != nil {
-		t.Fatalf("referencetest: %v", err)
-	}
 	srv := httptest.NewServer(ref) // httptest listens on 127.0.0.1
-	s.URL, s.Reference = srv.URL+base, ref
+	s.URL, s.Reference = srv.URL+ref.Facts().BasePath, ref
 	t.Cleanup(func() {
 		srv.Close()
 		if t.Failed() {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/petstore/spec"
 )
@@ -22,6 +22,7 @@ type Server struct {
 	handler http.Handler
 	s       *server
 	seed    []NewPet
+	facts   *spec.Facts
 	clock   *clock     // nil without an admin key
 	rec     *recording // nil without a journal
 }
@@ -57,6 +58,9 @@ func (srv *Server) Report() (ClientReport, error) {
 	}
 	return srv.rec.tally.report(), nil
 }
+
+// Facts are what the server read from its spec, once, when it was made.
+func (srv *Server) Facts() *spec.Facts { return srv.facts }
 
 // Now returns the server's clock.
 func (srv *Server) Now() time.Time { return srv.s.now() }
@@ -106,24 +110,23 @@ func checkDouble(d *Double) error {
 // MaxJournal is the largest journal: with the caps on each entry, about 100 MB at worst.
 const MaxJournal = 10_000
 
-func newRecording(doc *openapi3.T, base string, a *api, keys *keySet, cfg Config) (*recording, error) {
-	ops, err := spec.Operations(doc)
-	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
-	}
+// newRecording keeps a journal of size entries and the client report; secrets are masked
+// in both, and route finds a request's operation.
+func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, map[string]string, error),
+	keys *keySet, size int, secrets []string, now func() time.Time) *recording {
 	return &recording{
-		journal: newJournal(cfg.Double.Journal),
-		tally:   newTally(ops, base),
-		mask:    newMasker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...),
+		journal: newJournal(size),
+		tally:   newTally(facts.Ops, facts.BasePath),
+		mask:    newMasker(secrets...),
 		keys:    keys,
-		now:     cfg.Now,
+		now:     now,
 		opOf: func(r *http.Request) string {
-			if route, _, err := a.router.FindRoute(r); err == nil {
+			if route, _, err := route(r); err == nil {
 				return route.Operation.OperationID
 			}
 			return ""
 		},
-	}, nil
+	}
 }
 
 // adminRoutes adds the endpoints under /_admin/, each for the admin key only.

@@ -40,10 +40,6 @@ const (
 // maxProperties bounds the properties of a compiled object (one bit each).
 const maxProperties = 64
 
-// maxDepth bounds the nesting of an unknown property's value that a check walks through
-// (encoding/json's own limit is 10,000).
-const maxDepth = 256
-
 // scalarKind is the JSON type of a compiled scalar schema.
 type scalarKind uint8
 
@@ -263,4 +259,12 @@ func (sc scalar) value(s *jsonScanner) (verdict, bool) {
 	}
 	// Another JSON type than the schema's (null too: nothing compiled is nullable).
 	return fails, s.skip(0)
+}
+
+// withoutDocs clears the fields that do not take part in validating a response or a
+// parameter value (a default is never applied: Options.SkipSettingDefaults).
+func withoutDocs(s openapi3.Schema) openapi3.Schema {
+	s.Extensions, s.Origin, s.Title, s.Description, s.Comment = nil, nil, "", "", ""
+	s.Example, s.Examples, s.ExternalDocs, s.Deprecated, s.Default = nil, nil, nil, false, nil
+	return s
 }

@@ -1,5 +1,9 @@
 package reference
 
+// maxDepth bounds the nesting of an unknown property's value that a check walks through
+// (encoding/json's own limit is 10,000).
+const maxDepth = 256
+
 // jsonScanner reads JSON text (RFC 8259) as encoding/json does, invalid UTF-8 in strings
 // included (encoding/json takes it and replaces it).
 type jsonScanner struct {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/petstore/petstore/spec"
 )
@@ -92,20 +93,44 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 	return h, nil
 }
 
+// codeFor returns the Error code of a status the server chooses to answer (Prefer: code=NNN).
+func codeFor(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return CodeInvalidRequest
+	case http.StatusUnauthorized:
+		return CodeUnauthorized
+	case http.StatusNotFound:
+		return CodeNotFound
+	case http.StatusMethodNotAllowed:
+		return CodeMethodNotAllowed
+	case http.StatusRequestEntityTooLarge:
+		return CodePayloadTooLarge
+	case http.StatusUnsupportedMediaType:
+		return CodeUnsupportedMediaType
+	case http.StatusTooManyRequests:
+		return CodeRateLimited
+	case http.StatusInsufficientStorage:
+		return CodeStoreFull
+	case http.StatusServiceUnavailable:
+		return CodeUnavailable
+	case http.StatusInternalServerError:
+		return CodeInternal
+	}
+	// Any other status a spec documents: its reason phrase in snake case.
+	words := strings.FieldsFunc(strings.ToLower(http.StatusText(status)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if len(words) == 0 {
+		return "status_" + strconv.Itoa(status)
+	}
+	return strings.Join(words, "_")
+}
+
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// sleepFor is the default Config.Double.Sleep: a timer that stops when the request does.
-func sleepFor(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

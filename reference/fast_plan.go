@@ -11,6 +11,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Validation without repeated work. Two shortcuts, each taken only when it is provably
@@ -18,7 +20,7 @@ import (
 //
 //   - Requests: for an operation whose parameters are integers with bounds or strings from
 //     an enum, and whose request body, if it has one, has a schema that compiles
-//     (schemacheck.go), a precomputed check that accepts only what
+//     (fast_schema.go), a precomputed check that accepts only what
 //     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
 //     repeated or missing parameter, a missing key, a body it cannot decide or one that
 //     fails) goes to ValidateRequest, so every 400 and 401 is kin-openapi's answer, word for
@@ -30,24 +32,15 @@ import (
 //     its own (items only: no minItems, maxItems, uniqueItems ...). That is checked here at
 //     start, per operation and status; any other response is validated in full.
 
-// bodyKind says what a handler's body is made of, for the response shortcut.
-type bodyKind uint8
-
-const (
-	bodyOther bodyKind = iota // validated in full
-	bodyPet                   // one stored animal, as appendPetJSON encodes it, and "\n"
-	bodyPets                  // "[", stored animals joined by ",", "]\n"
-)
-
 // petResponses are the answers the handlers build from stored animals.
 var petResponses = []struct {
 	op     string
 	status int
 	kind   bodyKind
 }{
-	{"listPets", http.StatusOK, bodyPets},
-	{"createPet", http.StatusCreated, bodyPet},
-	{"getPet", http.StatusOK, bodyPet},
+	{spec.OpList, http.StatusOK, bodyPets},
+	{spec.OpCreate, http.StatusCreated, bodyPet},
+	{spec.OpGet, http.StatusOK, bodyPet},
 }
 
 // plan is what was worked out at start for one operation.
@@ -74,6 +67,8 @@ type paramCheck struct {
 func (p *plan) requestValid(r *http.Request, pathParams map[string]string, authorized bool) bool {
 	return p.simpleRequest && p.paramsValid(r, pathParams, authorized)
 }
+
+func (p *plan) checksBody() bool { return p.body != nil }
 
 // bodyValid is requestValid for an operation with a request body, read whole into body (the
 // request's own Body has been read): it needs the compiled check to pass body.
@@ -120,10 +115,10 @@ func (p *plan) responseValid(rec *recorder) bool {
 
 // petSchemas returns the schemas a stored animal must be valid against: those of the
 // responses in petResponses (for an array, its items).
-func petSchemas(doc *openapi3.T) []*openapi3.Schema {
+func petSchemas(facts *spec.Facts) []*openapi3.Schema {
 	var out []*openapi3.Schema
 	for _, pr := range petResponses {
-		s := responseSchema(doc, pr.op, pr.status)
+		s := responseSchema(facts.ByID[pr.op].Op, pr.status)
 		if s != nil && pr.kind == bodyPets {
 			s = plainArrayItems(s)
 		}
@@ -136,7 +131,7 @@ func petSchemas(doc *openapi3.T) []*openapi3.Schema {
 
 // petCheck returns store.check: the encoding must be valid against every pet schema, with
 // the options openapi3filter.ValidateResponse uses. Where every schema compiles
-// (schemacheck.go), an encoding they all pass is valid without kin-openapi; kin-openapi
+// (fast_schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
 // judges any other (and words the error).
 func petCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	kin := kinPetCheck(doc, schemas)
@@ -187,36 +182,30 @@ func allPass(checks []*objectCheck, data []byte) bool {
 	return true
 }
 
-func violated(err error) *Error {
-	return newError(http.StatusInternalServerError, CodeInternal, "the server's response violated the spec (%v)", err)
-}
-
 // newPlans works out a plan per operationId. With prevalidated false (no store check) no
 // response is taken as validated.
-func newPlans(doc *openapi3.T, prevalidated bool) (map[string]*plan, error) {
-	pets := petSchemas(doc)
+func newPlans(facts *spec.Facts, prevalidated bool) (map[string]*plan, error) {
+	pets := petSchemas(facts)
 	plans := map[string]*plan{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			if op.OperationID == "" {
-				return nil, fmt.Errorf("reference: %s %s has no operationId", method, path)
-			}
-			p := requestPlan(doc, item, op)
-			p.bodies = map[int]bodyKind{}
-			for _, pr := range petResponses {
-				if pr.op != op.OperationID || !prevalidated {
-					continue
-				}
-				s := responseSchema(doc, pr.op, pr.status)
-				if pr.kind == bodyPets && s != nil {
-					s = plainArrayItems(s)
-				}
-				if s != nil && containsSchema(pets, s) {
-					p.bodies[pr.status] = pr.kind
-				}
-			}
-			plans[op.OperationID] = p
+	for _, op := range facts.Ops {
+		if op.ID == "" {
+			return nil, fmt.Errorf("reference: %s %s has no operationId", op.Method, op.Path)
 		}
+		p := requestPlan(facts.Doc, facts.Doc.Paths.Value(op.Path), op.Op)
+		p.bodies = map[int]bodyKind{}
+		for _, pr := range petResponses {
+			if pr.op != op.ID || !prevalidated {
+				continue
+			}
+			s := responseSchema(op.Op, pr.status)
+			if pr.kind == bodyPets && s != nil {
+				s = plainArrayItems(s)
+			}
+			if s != nil && containsSchema(pets, s) {
+				p.bodies[pr.status] = pr.kind
+			}
+		}
+		plans[op.ID] = p
 	}
 	return plans, nil
 }
@@ -224,27 +213,22 @@ func newPlans(doc *openapi3.T, prevalidated bool) (map[string]*plan, error) {
 // responseSchema returns the application/json schema of an operation's response, as
 // ValidateResponse finds it, or nil when that response declares headers (which
 // ValidateResponse would check) or is missing.
-func responseSchema(doc *openapi3.T, opID string, status int) *openapi3.Schema {
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			if op.OperationID != opID || op.Responses == nil {
-				continue
-			}
-			ref := op.Responses.Status(status)
-			if ref == nil {
-				ref = op.Responses.Default()
-			}
-			if ref == nil || ref.Value == nil || len(ref.Value.Headers) > 0 {
-				return nil
-			}
-			mt := ref.Value.Content.Get("application/json")
-			if mt == nil || mt.Schema == nil {
-				return nil
-			}
-			return mt.Schema.Value
-		}
+func responseSchema(op *openapi3.Operation, status int) *openapi3.Schema {
+	if op == nil || op.Responses == nil {
+		return nil
 	}
-	return nil
+	ref := op.Responses.Status(status)
+	if ref == nil {
+		ref = op.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil || len(ref.Value.Headers) > 0 {
+		return nil
+	}
+	mt := ref.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return mt.Schema.Value
 }
 
 // plainArrayItems returns the items schema of an array schema that says nothing else: an
@@ -260,14 +244,6 @@ func plainArrayItems(s *openapi3.Schema) *openapi3.Schema {
 		return nil
 	}
 	return items
-}
-
-// withoutDocs clears the fields that do not take part in validating a response or a
-// parameter value (a default is never applied: Options.SkipSettingDefaults).
-func withoutDocs(s openapi3.Schema) openapi3.Schema {
-	s.Extensions, s.Origin, s.Title, s.Description, s.Comment = nil, nil, "", "", ""
-	s.Example, s.Examples, s.ExternalDocs, s.Deprecated, s.Default = nil, nil, nil, false, nil
-	return s
 }
 
 func containsSchema(list []*openapi3.Schema, s *openapi3.Schema) bool {
@@ -325,7 +301,7 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 	return p
 }
 
-// bodyCheck is the compiled check of a request body (schemacheck.go).
+// bodyCheck is the compiled check of a request body (fast_schema.go).
 type bodyCheck struct {
 	contentTypes []string // Content-Type values, as sent, that select the schema
 	schema       *objectCheck
@@ -397,27 +373,4 @@ func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 		return pc, false
 	}
 	return pc, true
-}
-
-// canonicalInt parses an integer written the one way: optional minus, no leading zero, no
-// sign on zero, at most 16 digits (strconv.ParseInt and encoding/json accept all of these).
-func canonicalInt[T ~string | ~[]byte](s T) (int64, bool) {
-	digits := s
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 16 || (digits[0] == '0' && len(s) > 1) {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(digits[i]-'0')
-	}
-	if len(digits) < len(s) {
-		n = -n
-	}
-	return n, true
 }

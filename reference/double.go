@@ -1,0 +1,47 @@
+package reference
+
+import (
+	"context"
+	"time"
+)
+
+// Double configures the features for testing a client (README "Testing your client"). Each
+// is a choice the interface document leaves open, and each is off in the zero value.
+type Double struct {
+	// Scenarios lets a request choose its answer: Prefer: code=NNN, for a status the spec
+	// documents for the operation, and Prefer: delay=MS (at most MaxPreferDelay). Off, Prefer
+	// is ignored.
+	Scenarios bool
+	// Latency delays every answer of the API.
+	Latency time.Duration
+	// FailRate is the share of API requests, from 0 to 1, answered 503 with Retry-After.
+	FailRate float64
+	// RateLimit is how many API requests are answered per second of the server's clock;
+	// the rest of that second gets 429 with Retry-After. 0 means no limit.
+	RateLimit int
+	// Journal is how many recent requests are kept for GET /_admin/requests and
+	// Server.Requests; it also turns on the client report (GET /_admin/report,
+	// Server.Report). 0 records nothing.
+	Journal int
+	// Sleep waits for a delay or the latency; nil waits on a timer that stops early when the
+	// request is cancelled. Tests inject one that records what it was asked.
+	Sleep func(ctx context.Context, d time.Duration)
+	// Rand returns a number in [0, 1) for FailRate; nil is math/rand/v2's Float64.
+	Rand func() float64
+}
+
+// Error codes of the answers the double chooses.
+const (
+	CodeRateLimited = "rate_limited" // Config.Double.RateLimit
+	CodeUnavailable = "unavailable"  // Config.Double.FailRate
+)
+
+// sleepFor is the default Config.Double.Sleep: a timer that stops when the request does.
+func sleepFor(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
