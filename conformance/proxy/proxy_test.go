@@ -112,6 +112,23 @@ func TestKeyNeverLogged(t *testing.T) {
 	}
 }
 
+// A key check's request that names only the scheme ("Authorization: bearer", as conformance
+// run sends one) teaches the proxy no secret: the HAR of the keyed requests that follow still
+// shows their scheme, so check-har judges them as the proxy did.
+func TestSchemeAloneIsNoSecret(t *testing.T) {
+	rec := NewRecorder()
+	px, _, _ := newTestProxy(t, newReference(t, nil).URL+"/v1", Config{Record: rec})
+	send(t, px.URL, call{method: "GET", path: "/v1/pets", auth: "bearer"})
+	send(t, px.URL, call{method: "GET", path: "/v1/pets", auth: "Basic"})
+	send(t, px.URL, call{method: "GET", path: "/v1/pets", auth: "bearer " + testKey})
+	var har bytes.Buffer
+	_, err := rec.WriteTo(&har)
+	require.NoError(t, err)
+	assert.Contains(t, har.String(), `"value": "bearer ***"`)
+	assert.NotContains(t, har.String(), `*** ***`)
+	assert.NotContains(t, har.String(), testKey)
+}
+
 func TestUpstreamDown(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()

@@ -49,12 +49,25 @@ func (s *secrets) add(v string) {
 	}
 }
 
+// schemeNames are authentication schemes (the IANA registry's, lower-cased): an
+// Authorization value that is one of them alone carries no credential, and learning it would
+// mask the scheme of every later request that does ("*** ***").
+var schemeNames = map[string]bool{"basic": true, "bearer": true, "digest": true, "dpop": true, "hoba": true,
+	"mutual": true, "negotiate": true, "ntlm": true, "oauth": true, "privatetoken": true, "scram-sha-1": true,
+	"scram-sha-256": true, "vapid": true}
+
+// schemeOnly reports whether an Authorization value names a scheme and nothing else.
+func schemeOnly(v string) bool { return schemeNames[strings.ToLower(strings.TrimSpace(v))] }
+
 // learn remembers the credentials req carries.
 func (s *secrets) learn(h http.Header, rawQuery string) {
 	for _, name := range sensitiveHeaders {
 		for _, v := range h.Values(name) {
 			if scheme, cred, ok := strings.Cut(v, " "); ok && name != "Cookie" && name != "Set-Cookie" && scheme != "" {
 				v = cred
+			}
+			if schemeOnly(v) {
+				continue
 			}
 			s.add(v)
 		}
@@ -89,6 +102,10 @@ func maskHeader(h http.Header) http.Header {
 		masked := make([]string, len(vals))
 		for i, v := range vals {
 			masked[i] = mask
+			if schemeOnly(v) {
+				masked[i] = v
+				continue
+			}
 			if scheme, cred, ok := strings.Cut(v, " "); ok && (name == "Authorization" || name == "Proxy-Authorization") {
 				masked[i] = scheme + " " + mask
 				if strings.TrimSpace(cred) == "" {
