@@ -357,7 +357,7 @@ func (r *runner) judge(m *model, w *worker, i int, st Step, rel string, sent tim
 			if fs[0].Message == judge.OtherStatus {
 				rule = "list-filter"
 			}
-			return 0, violation(rule, "listPets?%s: %s: want %s, got %s", query, fs[0].Message, fs[0].Expected, fs[0].Actual)
+			return 0, violation(rule, "listPets?%s answered %s, not %s", query, fs[0].Actual, fs[0].Expected)
 		}
 		pets := make([]pet, 0, len(objs))
 		for _, o := range objs {
