@@ -163,7 +163,7 @@ func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string) er
 	}
 	extras["/_admin/requests"] = extraRoute{
 		http.MethodGet: only(func(w http.ResponseWriter, r *http.Request) error {
-			f, err := parseRequestFilter(r.URL.Query())
+			f, err := parseRequestFilter(r.URL.Query(), srv.opIDs())
 			if err != nil {
 				return err
 			}
@@ -228,4 +228,13 @@ func (srv *Server) getReport(w http.ResponseWriter, r *http.Request) error {
 		return invalid("format must be json or markdown, got %q", format)
 	}
 	return nil
+}
+
+// opIDs are the spec's operationIds, in the facts' order.
+func (srv *Server) opIDs() []string {
+	ids := make([]string, len(srv.facts.Ops))
+	for i, op := range srv.facts.Ops {
+		ids[i] = op.ID
+	}
+	return ids
 }

@@ -64,8 +64,9 @@ func (f RequestFilter) match(e *JournalEntry) bool {
 		(f.Since.IsZero() || !e.Time.Before(f.Since))
 }
 
-// parseRequestFilter reads the query of GET /_admin/requests.
-func parseRequestFilter(q url.Values) (RequestFilter, error) {
+// parseRequestFilter reads the query of GET /_admin/requests; ops are the spec's
+// operationIds, which operation= must name one of.
+func parseRequestFilter(q url.Values, ops []string) (RequestFilter, error) {
 	var f RequestFilter
 	for name, vs := range q {
 		if len(vs) != 1 {
@@ -74,6 +75,9 @@ func parseRequestFilter(q url.Values) (RequestFilter, error) {
 		v := vs[0]
 		switch name {
 		case "operation":
+			if !slices.Contains(ops, v) {
+				return f, invalid("operation %q is no operation of the spec; they are %s", v, strings.Join(ops, ", "))
+			}
 			f.Operation = v
 		case "status":
 			n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(v), "xx"))

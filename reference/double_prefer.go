@@ -87,11 +87,53 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sc.ew.writeError(w, r, chosen) })
 		applied = append(applied, "code="+strconv.Itoa(p.code))
 	}
+	if p.code > 0 && p.code < 400 {
+		// A success or redirect is the operation's own answer: the preference was applied
+		// when that is the status it gives (a getPet of an unknown id still gets its 404).
+		inner, before := h, applied
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inner.ServeHTTP(&appliedOnStatus{ResponseWriter: w, code: p.code, applied: before}, r)
+		})
+		return h, nil
+	}
 	if len(applied) > 0 {
 		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
 	}
 	return h, nil
 }
+
+// appliedOnStatus sets Preference-Applied when the answer's status is written: the
+// preferences applied so far, and code=N when the status is the one the request chose.
+type appliedOnStatus struct {
+	http.ResponseWriter
+	code    int
+	applied []string
+	written bool
+}
+
+func (a *appliedOnStatus) WriteHeader(status int) {
+	if !a.written {
+		a.written = true
+		applied := a.applied
+		if status == a.code {
+			applied = append(applied[:len(applied):len(applied)], "code="+strconv.Itoa(a.code))
+		}
+		if len(applied) > 0 {
+			a.Header().Set("Preference-Applied", strings.Join(applied, ", "))
+		}
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *appliedOnStatus) Write(b []byte) (int, error) {
+	if !a.written {
+		a.WriteHeader(http.StatusOK)
+	}
+	return a.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (a *appliedOnStatus) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // codeFor returns the Error code of a status the server chooses to answer (Prefer: code=NNN).
 func codeFor(status int) string {

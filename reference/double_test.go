@@ -157,7 +157,12 @@ func TestPreferCode(t *testing.T) {
 			}
 		})
 	}
-	assert.Len(t, pets(t, call(t, h, "GET", "/v1/pets", "")), 2, "the seed and the one 201: a chosen 400 created nothing")
+	assert.Equal(t, "code=200", call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=200").Header().Get("Preference-Applied"),
+		"a success chosen is echoed when it is the answer")
+	assert.Empty(t, call(t, h, "GET", "/v1/pets/99", "", "Prefer", "code=200").Header().Get("Preference-Applied"),
+		"and not when the answer is another")
+	assert.Equal(t, "code=201", call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201").Header().Get("Preference-Applied"))
+	assert.Len(t, pets(t, call(t, h, "GET", "/v1/pets", "")), 3, "the seed and the two 201s: a chosen 400 created nothing")
 	assert.Equal(t, "Bearer", call(t, h, "GET", "/v1/pets", "", "Prefer", "code=401").Header().Get("WWW-Authenticate"))
 
 	r := httptest.NewRequest("GET", "/v1/pets/1", nil)

@@ -73,6 +73,9 @@ func (m *methodNotAllowed) Error() string { return "method not allowed" }
 // Error record. Unknown errors are logged and masked as internal.
 type errorWriter struct {
 	log *log.Logger
+	// noRoute, if set, words the 404 of a path no operation has (a hint where one helps);
+	// nil: errNoRoute.
+	noRoute func(r *http.Request) *Error
 }
 
 func (ew *errorWriter) writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -149,6 +152,9 @@ func (ew *errorWriter) classify(r *http.Request, err error) *Error {
 		return newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
 			"method %s not allowed on %s", r.Method, r.URL.Path)
 	case errors.Is(err, routers.ErrPathNotFound):
+		if ew.noRoute != nil {
+			return ew.noRoute(r)
+		}
 		return errNoRoute
 	case errors.As(err, &req):
 		if req.RequestBody != nil && req.Err == nil && !mediaTypeOK(req.RequestBody.Content, r) {

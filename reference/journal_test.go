@@ -66,7 +66,6 @@ func TestJournal(t *testing.T) {
 		"?since=2026-01-02T03:04:05Z":     {1, 2, 3, 4, 5},
 		"?since=2026-01-02T03:04:06Z":     {},
 		"?operation=createPet&status=2XX": {},
-		"?operation=nothing-by-this-name": {},
 	} {
 		var got []uint64
 		for _, e := range journalOf(t, h, query).Requests {
@@ -78,11 +77,13 @@ func TestJournal(t *testing.T) {
 			assert.Equal(t, want, got, query)
 		}
 	}
-	for _, query := range []string{"?status=abc", "?status=9xx", "?since=yesterday", "?method=GET", "?status=200&status=201"} {
+	for _, query := range []string{"?status=abc", "?status=9xx", "?since=yesterday", "?method=GET", "?status=200&status=201", "?operation=getPets"} {
 		w := admin(t, h, "GET", "/_admin/requests"+query, "")
 		assert.Equal(t, http.StatusBadRequest, w.Code, query)
 		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code, query)
 	}
+	assert.Equal(t, `operation "getPets" is no operation of the spec; they are listPets, createPet, getPet`,
+		errorBody(t, admin(t, h, "GET", "/_admin/requests?operation=getPets", "")).Message, "a mistyped name is said, not an empty journal")
 	w := call(t, h, "GET", "/_admin/requests", "")
 	assert.Equal(t, http.StatusUnauthorized, w.Code, "the API key is not the admin key")
 

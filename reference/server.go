@@ -6,6 +6,7 @@ import (
 	"log"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,6 +77,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 		return nil, err
 	}
 	srv.s, srv.facts = s, facts
+	s.ew.noRoute = routeHint(facts, cfg.AdminKey != "")
 	ops := srv.addDouble(cfg, a, keys) // the api itself, for the pure reference
 
 	// Outside the spec, for the people who run the server. Matched exactly, before the API:
@@ -228,4 +230,42 @@ func (sw *syncWriter) Write(p []byte) (int, error) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	return sw.w.Write(p)
+}
+
+// routeHint words the 404 of a path no operation has, where a person would want a hint: a
+// documented path without the base path ("/pets" for "/v1/pets"), and the endpoints under
+// /_admin/ on a server started without an admin key.
+func routeHint(facts *spec.Facts, adminOn bool) func(r *http.Request) *Error {
+	return func(r *http.Request) *Error {
+		p := r.URL.Path
+		switch {
+		case strings.HasPrefix(p, "/_admin/") && !adminOn:
+			return newError(http.StatusNotFound, CodeNotFound,
+				"no such resource: the endpoints under /_admin/ are on only with an admin key (petstore serve --admin-key, or PETSTORE_ADMIN_KEY)")
+		case facts.BasePath != "" && !strings.HasPrefix(p, facts.BasePath+"/") && documentedPath(facts, p):
+			return newError(http.StatusNotFound, CodeNotFound, "no such resource: the API is under %s; did you mean %s%s?",
+				facts.BasePath, facts.BasePath, p)
+		}
+		return errNoRoute
+	}
+}
+
+// documentedPath reports whether p has the shape of one of the spec's paths, a parameter
+// ("{petId}") standing for any one segment.
+func documentedPath(facts *spec.Facts, p string) bool {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for _, op := range facts.Ops {
+		want := strings.Split(strings.Trim(op.Path, "/"), "/")
+		if len(want) != len(segs) {
+			continue
+		}
+		same := true
+		for i, w := range want {
+			same = same && (strings.HasPrefix(w, "{") || w == segs[i])
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }
