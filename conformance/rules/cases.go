@@ -43,7 +43,7 @@ var caseFamilies = []struct{ family, section, title string }{
 // caseRules returns the generated-case rules: a rule per family and operation that has
 // such cases.
 func caseRules(f *facts) []Rule {
-	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return NamePrefix }})
+	g := cases.New(cases.Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return cases.NamePrefix }})
 	var rules []Rule
 	for _, fam := range caseFamilies {
 		for _, op := range f.Ops {
@@ -262,13 +262,7 @@ func hash(s string) uint64 {
 // run's seed (so that a seed sends the same requests).
 func newGenerator(c *Check, f *facts, stream string) *cases.Generator {
 	rng := rand.New(rand.NewPCG(c.cases.seed, hash(stream)))
-	base := cases.Base{Reference: "1", Name: func() string {
-		b := make([]byte, 6)
-		for i := range b {
-			b[i] = nameChars[rng.IntN(len(nameChars))]
-		}
-		return NamePrefix + string(b)
-	}}
+	base := cases.Base{Reference: "1", Name: func() string { return cases.RandomName(rng.IntN) }}
 	if ex, ok := f.validNewPet()[categoryField]; ok {
 		base.Reference = jsonText(ex)
 	}
@@ -277,9 +271,9 @@ func newGenerator(c *Check, f *facts, stream string) *cases.Generator {
 	}
 	seen := map[string]bool{}
 	if c.Fixture != nil {
-		seen = IDSet(c.Fixture.Pets)
+		seen = judge.IDSet(c.Fixture.Pets)
 		if len(c.Fixture.Pets) > 0 {
-			base.KnownID, _ = IDOf(c.Fixture.Pets[0])
+			base.KnownID, _ = judge.IDOf(c.Fixture.Pets[0])
 		}
 	}
 	for _, id := range []string{"9223372036854775807", "0", "-1", "9007199254740993"} {
@@ -415,7 +409,7 @@ func judgeCase(c *Check, f *facts, k cases.Case) {
 	// An answer against the verdict weighs the case's level (READINGS.md); everything else
 	// (a 5xx, an error without an Error body, a success that contradicts the request) MUST.
 	case k.Verdict == cases.Reject && len(k.Statuses) > 0 && !slices.Contains(k.Statuses, got):
-		c.ExpectAtf(k.Level, expectedFor(k, success), report.StatusText(got), "want %s with an Error body, got %s", statusList(k.Statuses), report.StatusText(got))
+		c.ExpectAtf(k.Level, expectedFor(k, success), report.StatusText(got), "want %s with an Error body, got %s", report.StatusList(k.Statuses), report.StatusText(got))
 	case k.Verdict == cases.Reject && (got < 400 || got >= 500):
 		c.ExpectAtf(k.Level, expectedFor(k, success), report.StatusText(got), "want a 4xx with an Error body, got %s", report.StatusText(got))
 	case k.Verdict == cases.Accept && got != success:
@@ -444,7 +438,7 @@ func expectedFor(k cases.Case, success int) string {
 	case k.Verdict == cases.Accept:
 		return report.StatusText(success)
 	case k.Verdict == cases.Reject && len(k.Statuses) > 0:
-		return statusList(k.Statuses) + " with an Error body"
+		return report.StatusList(k.Statuses) + " with an Error body"
 	case k.Verdict == cases.Reject:
 		return "a 4xx with an Error body"
 	}
@@ -458,13 +452,13 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 	switch k.Op {
 	case spec.OpCreate:
 		var pet map[string]any
-		if DecodeJSON(body, &pet) != nil || pet == nil {
+		if judge.Decode(body, &pet) != nil || pet == nil {
 			c.Expectf("a Pet object", report.Clip(string(body), 120), "the created animal must come back as a Pet")
 			return
 		}
 		wants := k.Request.Body.Wants()
 		c.fail(judge.Stored(wants, pet, "the created Pet"))
-		id, ok := IDOf(pet)
+		id, ok := judge.IDOf(pet)
 		if !ok || f.ByID[spec.OpGet].Gone(c.Now) || c.Failed() {
 			return
 		}
@@ -473,21 +467,21 @@ func judgeSuccess(c *Check, f *facts, k cases.Case, body []byte) {
 		}
 	case spec.OpList:
 		var pets []map[string]any
-		if DecodeJSON(body, &pets) != nil {
+		if judge.Decode(body, &pets) != nil {
 			c.Expectf("a JSON array of Pet", report.Clip(string(body), 120), "the listing must be a plain array (4.1 rule 3)")
 			return
 		}
 		c.fail(judge.ListingAsked(f.Facts, k.Request.RawQuery()).Judge(pets))
 	case spec.OpGet:
 		var pet map[string]any
-		if DecodeJSON(body, &pet) != nil || pet == nil {
+		if judge.Decode(body, &pet) != nil || pet == nil {
 			c.Expectf("a Pet object", report.Clip(string(body), 120), "getPet must answer a Pet")
 			return
 		}
 		raw := k.Request.Path[strings.LastIndex(k.Request.Path, "/")+1:]
 		asked, _ := url.PathUnescape(raw)
 		if n, ok := new(big.Int).SetString(asked, 10); ok {
-			if id, _ := IDOf(pet); !judge.NumEqual(id, n.String()) {
+			if id, _ := judge.IDOf(pet); !judge.NumEqual(id, n.String()) {
 				c.Expectf("the animal with id "+n.String(), "id "+id, "getPet answered another animal than the one asked for (4.3)")
 			}
 		}
@@ -555,10 +549,10 @@ func (c *Check) ownAnimal(f *facts) (string, error) {
 		return "", errNoOwnAnimal{err.Error()}
 	}
 	var pet map[string]any
-	if DecodeJSON(readAll(resp), &pet) != nil || resp.StatusCode/100 != 2 {
+	if judge.Decode(readAll(resp), &pet) != nil || resp.StatusCode/100 != 2 {
 		return "", errNoOwnAnimal{"createPet answered " + report.StatusText(resp.StatusCode)}
 	}
-	id, ok := IDOf(pet)
+	id, ok := judge.IDOf(pet)
 	if !ok {
 		return "", errNoOwnAnimal{"createPet answered no id"}
 	}
@@ -585,7 +579,7 @@ func authValues(a cases.Auth, key string) []string {
 	case cases.AuthTwice:
 		return []string{report.CredBearer.Value(key), report.CredBearer.Value(key)}
 	case cases.AuthWrongThenKey:
-		return []string{"Bearer " + wrongKey, report.CredBearer.Value(key)}
+		return []string{"Bearer " + cases.WrongKey, report.CredBearer.Value(key)}
 	case cases.AuthOddToken:
 		return []string{"Bearer conformance-wrong!key"}
 	case cases.AuthQuotedKey:
@@ -616,7 +610,7 @@ func getRaw(c *Check, id string) map[string]any {
 	if c.cases.waitedInVain.Load() {
 		wait = func(context.Context, time.Duration) error { return context.Canceled }
 	}
-	found := Eventually(c.Ctx, wait, func() bool {
+	found := cases.Eventually(c.Ctx, wait, func() bool {
 		req, err := c.caseRequest(cases.Request{Method: http.MethodGet, Path: "/pets/" + url.PathEscape(id), Auth: cases.AuthKey})
 		if err != nil {
 			return true
@@ -630,7 +624,7 @@ func getRaw(c *Check, id string) map[string]any {
 		}
 		if resp.StatusCode != http.StatusOK {
 			c.Expectf(report.StatusText(http.StatusOK), report.StatusText(resp.StatusCode), "getPet of the created animal must answer it")
-		} else if DecodeJSON(readAll(resp), &pet) != nil {
+		} else if judge.Decode(readAll(resp), &pet) != nil {
 			c.Failf("getPet of the created animal answered no Pet object")
 		}
 		return true

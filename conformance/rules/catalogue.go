@@ -13,10 +13,6 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// NamePrefix starts the name of every animal the harness creates, so that later runs can
-// recognise (and reuse) them and a person can tell them apart.
-const NamePrefix = "conformance-"
-
 // Sections are the rule ID prefixes that are not operationIds.
 var Sections = []string{"auth", "errors", "versioning"}
 
@@ -99,7 +95,7 @@ func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
 	if fx != nil {
 		for _, p := range fx.Pets {
 			c, ok := p[categoryField].(json.Number)
-			if name, _ := p["name"].(string); !ok || strings.HasPrefix(name, NamePrefix) {
+			if name, _ := p["name"].(string); !ok || strings.HasPrefix(name, cases.NamePrefix) {
 				continue
 			}
 			if !sameJSON(c, example) {
@@ -139,7 +135,7 @@ func exampleRequest(e *httpexpect.Expect, op spec.Operation) *httpexpect.Request
 			if m, ok := body.(map[string]any); ok {
 				if n, ok := m["name"].(string); ok {
 					m = copyMap(m)
-					m["name"] = NamePrefix + n
+					m["name"] = cases.NamePrefix + n
 					body = m
 				}
 			}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -103,13 +105,13 @@ func createRules(f *facts) []Rule {
 		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: "ids assigned by consecutive creates are unique and new",
 		Check: func(c *Check) {
-			seen := IDSet(c.Fixture.Pets)
+			seen := judge.IDSet(c.Fixture.Pets)
 			for i := 0; i < 2 && !c.Failed(); i++ {
 				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.Statuses[0]))
 				if pet == nil {
 					return
 				}
-				id, _ := IDOf(pet)
+				id, _ := judge.IDOf(pet)
 				if seen[id] {
 					c.Expectf("a new id", id, "the id %s was assigned before", id)
 				}
@@ -156,11 +158,11 @@ func createAndCompare(c *Check, f *facts, body map[string]any) map[string]any {
 		return nil
 	}
 	compareFields(c, f.PetFields, body, pet, "the created Pet")
-	id, isInt := IDOf(pet)
+	id, isInt := judge.IDOf(pet)
 	switch {
 	case !isInt:
 		c.Expectf("an integer id", id, "the created Pet has no integer id")
-	case !c.Failed() && IDSet(c.Fixture.Pets)[id]:
+	case !c.Failed() && judge.IDSet(c.Fixture.Pets)[id]:
 		c.Expectf("a new id", id, "the created animal got the id %s of an animal listed before", id)
 	}
 	return pet
@@ -175,7 +177,7 @@ func isMadeUp(v, example any) bool {
 // none). A 404 is retried for a while: a store may show what it stored only after a while.
 func getPet(c *Check, id string, retry404 bool) map[string]any {
 	var resp *httpexpect.Response
-	Eventually(c.Ctx, c.wait, func() bool {
+	cases.Eventually(c.Ctx, c.wait, func() bool {
 		resp = c.Auth.GET("/pets/" + url.PathEscape(id)).Expect()
 		return !retry404 || code(resp) != http.StatusNotFound
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -26,7 +27,7 @@ func getRules(f *facts) []Rule {
 				if pet == nil || c.Failed() {
 					return
 				}
-				id, _ := IDOf(pet)
+				id, _ := judge.IDOf(pet)
 				if got := getPet(c, id, true); got != nil {
 					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 				}
@@ -39,7 +40,7 @@ func getRules(f *facts) []Rule {
 			Check: func(c *Check) {
 				c.needPets(1)
 				pet := c.Fixture.Pets[0]
-				id, _ := IDOf(pet)
+				id, _ := judge.IDOf(pet)
 				if got := getPet(c, id, false); got != nil {
 					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 				}
@@ -65,7 +66,7 @@ func getRules(f *facts) []Rule {
 		// is the rule's own.
 		deprecated := func(c *Check) http.Header {
 			c.needPets(1)
-			id, _ := IDOf(c.Fixture.Pets[0])
+			id, _ := judge.IDOf(c.Fixture.Pets[0])
 			resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
 			if code(resp) != http.StatusOK {
 				return nil
@@ -100,7 +101,7 @@ func getRules(f *facts) []Rule {
 			Check: func(c *Check) {
 				id := "1"
 				if len(c.Fixture.Pets) > 0 {
-					id, _ = IDOf(c.Fixture.Pets[0])
+					id, _ = judge.IDOf(c.Fixture.Pets[0])
 				}
 				expectGone(c, c.Auth.GET("/pets/"+url.PathEscape(id)).Expect())
 			},

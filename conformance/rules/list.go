@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 
@@ -28,7 +29,7 @@ func limitProbes(f *facts) []limitProbe {
 }
 
 // unknownStatus is a status filter value outside the enumeration.
-const unknownStatus = NamePrefix + "unknown-status"
+const unknownStatus = cases.NamePrefix + "unknown-status"
 
 func listRules(f *facts) []Rule {
 	def, lo, hi := f.Limit.Default, f.Limit.Min, f.Limit.Max
