@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -105,6 +106,11 @@ func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
 		}
 	}
 	return found, found != nil
+}
+
+// petPath is getPet's path for the animal with id (as the target wrote it).
+func (f *facts) petPath(id string) string {
+	return cases.FillPath(f.ByID[spec.OpGet].Path, url.PathEscape(id))
 }
 
 // lastStatus is the last value of the status enumeration: createPet sends it, so that a

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -93,7 +92,7 @@ func createRules(f *facts) []Rule {
 			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
 			Title: bb.title + " gets 400 with an Error body",
 			Check: func(c *Check) {
-				req := c.Auth.POST("/pets").WithHeader("Content-Type", "application/json")
+				req := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithHeader("Content-Type", "application/json")
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
@@ -144,10 +143,10 @@ func madeUpCategory(example any) json.Number {
 // no listed animal has, and returns the Pet (nil if there is none). A made-up categoryId
 // that the service refuses (400: categories may have to exist) is replaced by the example.
 func createAndCompare(c *Check, f *facts, body map[string]any) map[string]any {
-	resp := c.Auth.POST("/pets").WithJSON(body).Expect()
+	resp := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithJSON(body).Expect()
 	if ex := f.validNewPet()[categoryField]; code(resp) == http.StatusBadRequest && isMadeUp(body[categoryField], ex) {
 		body[categoryField] = ex
-		resp = c.Auth.POST("/pets").WithJSON(body).Expect()
+		resp = c.Auth.POST(f.ByID[spec.OpCreate].Path).WithJSON(body).Expect()
 	}
 	resp.Status(http.StatusCreated)
 	if code(resp) != http.StatusCreated {
@@ -175,10 +174,10 @@ func isMadeUp(v, example any) bool {
 
 // getPet fetches /pets/{id}, id as the target wrote it, and returns the object (nil if
 // none). A 404 is retried for a while: a store may show what it stored only after a while.
-func getPet(c *Check, id string, retry404 bool) map[string]any {
+func getPet(c *Check, f *facts, id string, retry404 bool) map[string]any {
 	var resp *httpexpect.Response
 	cases.Eventually(c.Ctx, c.wait, func() bool {
-		resp = c.Auth.GET("/pets/" + url.PathEscape(id)).Expect()
+		resp = c.Auth.GET(f.petPath(id)).Expect()
 		return !retry404 || code(resp) != http.StatusNotFound
 	})
 	resp.Status(http.StatusOK)
