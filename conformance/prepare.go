@@ -15,6 +15,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/spec"
@@ -74,7 +75,7 @@ func (r *runner) prepare() error {
 		return nil
 	}
 	if len(created) > 0 && !r.awaitVisible(need, created) {
-		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", rules.VisibleWithin)
+		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", cases.VisibleWithin)
 	}
 	return nil
 }
@@ -186,7 +187,7 @@ func (r *runner) listByStatus(need Needs, fx *Fixture) error {
 // topped up with what was created: the counts the rules rely on.
 func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	fresh := &Fixture{ByStatus: map[string][]map[string]any{}}
-	visible := rules.Eventually(r.ctx, r.sess.Wait, func() bool {
+	visible := cases.Eventually(r.ctx, r.sess.Wait, func() bool {
 		var err, byStatus error
 		var wg sync.WaitGroup
 		wg.Go(func() { byStatus = r.listByStatus(need, fresh) })
@@ -194,16 +195,16 @@ func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 		if wg.Wait(); err != nil || byStatus != nil {
 			return false
 		}
-		shown := rules.IDSet(fresh.Pets)
+		shown := judge.IDSet(fresh.Pets)
 		for _, l := range fresh.ByStatus {
-			for id := range rules.IDSet(l) {
+			for id := range judge.IDSet(l) {
 				shown[id] = true
 			}
 		}
 		// One is enough: a store that pages below the limit may never show the rest,
 		// and one that shows writes late shows them together once it does.
 		for _, p := range created {
-			if id, _ := rules.IDOf(p); shown[id] {
+			if id, _ := judge.IDOf(p); shown[id] {
 				return true
 			}
 		}
@@ -212,13 +213,13 @@ func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	if !visible {
 		return false
 	}
-	have := rules.IDSet(fresh.Pets)
+	have := judge.IDSet(fresh.Pets)
 	for _, p := range created {
-		id, _ := rules.IDOf(p)
+		id, _ := judge.IDOf(p)
 		if !have[id] && int64(len(fresh.Pets)) < r.facts.Limit.Max {
 			fresh.Pets = append(fresh.Pets, p)
 		}
-		if s, _ := p["status"].(string); s != "" && fresh.ByStatus[s] != nil && !rules.IDSet(fresh.ByStatus[s])[id] {
+		if s, _ := p["status"].(string); s != "" && fresh.ByStatus[s] != nil && !judge.IDSet(fresh.ByStatus[s])[id] {
 			fresh.ByStatus[s] = append(fresh.ByStatus[s], p)
 		}
 	}
@@ -388,7 +389,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 	if resp.StatusCode != want {
 		return statusError{fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.Redact(string(data))), resp.StatusCode}
 	}
-	if err := rules.DecodeJSON(data, out); err != nil {
+	if err := judge.Decode(data, out); err != nil {
 		return fmt.Errorf("%s %s: body: %v", method, path, err)
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
@@ -516,8 +517,14 @@ func (r *runner) run(rule Rule) (res Result) {
 		defer release()
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
-	check := r.newCheck(rule, rec, !unprepared)
-	skipped, panicked := rules.Execute(rule, check)
+	var skipped, panicked, skipWhy string
+	if rule.Family != nil {
+		out := rule.Family.Run(r.caseEnv(), caseSender{rec, r.sess})
+		skipped, panicked = out.Skip, out.Panicked
+		res.Cases, res.CasesSkipped, skipWhy = out.Ran, out.Skipped, out.SkipWhy
+	} else {
+		skipped, panicked = rules.Execute(rule, r.newCheck(rule, rec, !unprepared))
+	}
 	res.Failures, res.Exchanges = rec.Results()
 	for i := range res.Failures {
 		res.Failures[i].Level = res.Failures[i].Level.Weaker(rule.Severity)
@@ -525,8 +532,6 @@ func (r *runner) run(rule Rule) (res Result) {
 	if len(res.Failures) > 0 {
 		res.Level, _ = report.Strongest(res.Failures)
 	}
-	var skipWhy string
-	res.Cases, res.CasesSkipped, skipWhy = check.Cases()
 	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
 		skipped = "no case could be sent: " + skipWhy
 	}
@@ -612,14 +617,16 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 	key := r.sess.Key()
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
 	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now, Prepared: prepared,
-		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.Wait,
-		Recorder: recorder{rec}, Scratch: func() rules.Recorder { return recorder{rec.Scratch()} },
-		Send: func(rec rules.Recorder, req *http.Request, open bool) (*http.Response, error) {
-			return r.sess.Do(rec.(recorder).Recorder, open, req)
-		},
-		Workers: r.opts.Workers,
-		Seed:    r.opts.Seed, ReadOnly: r.opts.ReadOnly, MaxCreates: r.opts.MaxCreates, Reserve: r.reserve,
-		WaitedInVain: &r.waitedInVain}, r.facts.ByID[spec.OpCreate])
+		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.Wait, Recorder: rec})
+}
+
+// caseEnv is what the generated cases of a family run with: the fixture and the run's
+// budget, which its families share.
+func (r *runner) caseEnv() cases.Env {
+	return cases.Env{Ctx: r.ctx, Now: r.opts.Now, BaseURL: r.sess.BaseURL(), Key: r.sess.Key(), Wait: r.opts.Wait,
+		Fixture: rules.CaseFixture(r.facts, r.fixture),
+		Budget: cases.Budget{Seed: r.opts.Seed, Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
+			MaxCreates: r.opts.MaxCreates, Reserve: r.reserve, WaitedInVain: &r.waitedInVain}}
 }
 
 func withSeed(p report.Provenance, seed uint64) report.Provenance {
@@ -642,10 +649,20 @@ func (r *runner) reserve(n int) (release func()) {
 	}
 }
 
-// recorder is the session's recorder as a check sees it.
-type recorder struct{ *exchange.Recorder }
+// caseSender sends a family's cases through the session, recorded into the rule's recorder.
+type caseSender struct {
+	*exchange.Recorder
+	sess *exchange.Session
+}
 
-func (r recorder) Absorb(src rules.Recorder) { r.Recorder.Absorb(src.(recorder).Recorder) }
+func (s caseSender) Send(req *http.Request, open bool) (*http.Response, error) {
+	return s.sess.Do(s.Recorder, open, req)
+}
+
+func (s caseSender) Fork() (cases.Sender, func()) {
+	sub := s.Recorder.Scratch()
+	return caseSender{sub, s.sess}, func() { s.Recorder.Absorb(sub) }
+}
 
 // keepExchanges cuts a failed rule's exchanges to exchange.MaxExchanges: the last ones, or, when a
 // rule of many requests (a case family) failed early, the ones its failures point at.

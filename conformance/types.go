@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
@@ -65,7 +66,7 @@ const (
 	CannotJudge   = report.CannotJudge
 
 	KeyPlaceholder = report.KeyPlaceholder
-	NamePrefix     = rules.NamePrefix
+	NamePrefix     = cases.NamePrefix
 	DefaultTimeout = exchange.DefaultTimeout
 	// DefaultMaxCreates caps the animals a run creates when Options.MaxCreates is zero.
 	DefaultMaxCreates = rules.DefaultMaxCreates

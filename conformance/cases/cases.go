@@ -3,9 +3,10 @@
 // error), accept (it requires success) or open (it is silent). The variants come from the
 // spec's schemas and parameters, never from literals, so a changed spec changes the cases.
 //
-// The package sends nothing: it builds requests and verdicts. The conformance runner sends
-// them, judges every answer by its case's verdict, and shrinks a failing random combination
-// with Shrink.
+// A Family is one value: its variants, verdicts, title and section. Family.Run sends its
+// cases through the Sender the runner gives it (the run's exchange.Session), judges every
+// answer by its case's verdict (the Error record, a listing and a created animal by
+// conformance/judge), and shrinks a failing random combination with Shrink.
 package cases
 
 import (

@@ -94,7 +94,7 @@ func (l Listing) Judge(pets []map[string]any) []report.Failure {
 	for _, p := range pets {
 		if st, ok := p["status"].(string); ok && !slices.Contains(l.Statuses, st) {
 			out = append(out, report.Failure{Level: report.Must,
-				Expected: "status " + strings.Join(l.Statuses, " or "), Actual: fmt.Sprintf("status %q (id %s)", st, idText(p["id"])),
+				Expected: "status " + strings.Join(l.Statuses, " or "), Actual: fmt.Sprintf("status %q (id %s)", st, idText(p)),
 				Message: OtherStatus})
 			break
 		}
@@ -110,10 +110,28 @@ func Animals(n int64) string {
 	return fmt.Sprintf("%d animals", n)
 }
 
-// idText is an animal's id as the target wrote it.
-func idText(v any) string {
-	if n, ok := v.(json.Number); ok {
-		return n.String()
+// IDOf is p's id as the target wrote it, and whether it is an integer (int64).
+func IDOf(p map[string]any) (string, bool) {
+	n, ok := p["id"].(json.Number)
+	if !ok {
+		return fmt.Sprint(p["id"]), false
 	}
-	return fmt.Sprint(v)
+	_, err := n.Int64()
+	return n.String(), err == nil
+}
+
+// IDSet is the set of the ids of pets.
+func IDSet(pets []map[string]any) map[string]bool {
+	out := make(map[string]bool, len(pets))
+	for _, p := range pets {
+		id, _ := IDOf(p)
+		out[id] = true
+	}
+	return out
+}
+
+// idText is an animal's id as the target wrote it.
+func idText(p map[string]any) string {
+	id, _ := IDOf(p)
+	return id
 }

@@ -57,7 +57,7 @@ func Sent(body []byte) (wants map[string][]string, ok bool) {
 // numbers exactly as decimals, everything else as its JSON text.
 func SameValue(want string, got any) bool {
 	var w any
-	if decode([]byte(want), &w) != nil {
+	if Decode([]byte(want), &w) != nil {
 		return false
 	}
 	if wn, ok := w.(json.Number); ok {
@@ -74,7 +74,8 @@ func NumEqual(a, b string) bool {
 	return ok1 && ok2 && x.Cmp(y) == 0
 }
 
-func decode(data []byte, out any) error {
+// Decode reads data keeping numbers as written (json.Number), as every judge reads them.
+func Decode(data []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	return dec.Decode(out)

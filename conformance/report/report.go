@@ -53,6 +53,15 @@ const KeyPlaceholder = "$PETSTORE_API_KEY"
 // StatusText is an HTTP status with its text, "404 Not Found".
 func StatusText(code int) string { return fmt.Sprintf("%d %s", code, http.StatusText(code)) }
 
+// StatusList is codes as StatusText, joined by "or" ("400 Bad Request or 404 Not Found").
+func StatusList(codes []int) string {
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = StatusText(c)
+	}
+	return strings.Join(parts, " or ")
+}
+
 // Report is the outcome of one run. Its JSON form (field names below) is stable.
 type Report struct {
 	// Target is the base URL the rules ran against.

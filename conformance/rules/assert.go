@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/gavv/httpexpect/v2"
 	"github.com/petstore/petstore/conformance/report"
 )
@@ -22,7 +20,7 @@ func expectError(c *Check, resp *httpexpect.Response, statuses ...int) {
 		return // the transport failure is already recorded
 	}
 	if !containsInt(statuses, got) {
-		c.Expectf(statusList(statuses), report.StatusText(got), "want status %s, got %s", statusList(statuses), report.StatusText(got))
+		c.Expectf(report.StatusList(statuses), report.StatusText(got), "want status %s, got %s", report.StatusList(statuses), report.StatusText(got))
 		return
 	}
 	obj := resp.JSON().Object()
@@ -56,12 +54,4 @@ func containsInt(list []int, v int) bool {
 		}
 	}
 	return false
-}
-
-func statusList(codes []int) string {
-	parts := make([]string, len(codes))
-	for i, c := range codes {
-		parts[i] = report.StatusText(c)
-	}
-	return strings.Join(parts, " or ")
 }

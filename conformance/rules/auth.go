@@ -6,6 +6,7 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -27,9 +28,6 @@ type authCase struct {
 	expect func(c *Check, resp *httpexpect.Response)
 }
 
-// wrongKey is a bearer token no target should accept.
-const wrongKey = "conformance-wrong-key"
-
 var authCases = []authCase{
 	{
 		slug: "missing", section: "5.1; 5.3", severity: Must,
@@ -40,7 +38,7 @@ var authCases = []authCase{
 	{
 		slug: "wrong-key", section: "5.3", severity: Must,
 		title:  "with a bearer token that is not a valid key gets 401 with an Error body",
-		header: func(string) (string, bool) { return "Bearer " + wrongKey, true },
+		header: func(string) (string, bool) { return "Bearer " + cases.WrongKey, true },
 		expect: expect401, status: http.StatusUnauthorized,
 	},
 	{

@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -12,10 +13,6 @@ import (
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/spec"
 )
-
-// NamePrefix starts the name of every animal the harness creates, so that later runs can
-// recognise (and reuse) them and a person can tell them apart.
-const NamePrefix = "conformance-"
 
 // Sections are the rule ID prefixes that are not operationIds.
 var Sections = []string{"auth", "errors", "versioning"}
@@ -99,7 +96,7 @@ func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
 	if fx != nil {
 		for _, p := range fx.Pets {
 			c, ok := p[categoryField].(json.Number)
-			if name, _ := p["name"].(string); !ok || strings.HasPrefix(name, NamePrefix) {
+			if name, _ := p["name"].(string); !ok || strings.HasPrefix(name, cases.NamePrefix) {
 				continue
 			}
 			if !sameJSON(c, example) {
@@ -109,6 +106,11 @@ func (f *facts) borrowedCategory(fx *Fixture, example any) (any, bool) {
 		}
 	}
 	return found, found != nil
+}
+
+// petPath is getPet's path for the animal with id (as the target wrote it).
+func (f *facts) petPath(id string) string {
+	return cases.FillPath(f.ByID[spec.OpGet].Path, url.PathEscape(id))
 }
 
 // lastStatus is the last value of the status enumeration: createPet sends it, so that a
@@ -139,7 +141,7 @@ func exampleRequest(e *httpexpect.Expect, op spec.Operation) *httpexpect.Request
 			if m, ok := body.(map[string]any); ok {
 				if n, ok := m["name"].(string); ok {
 					m = copyMap(m)
-					m["name"] = NamePrefix + n
+					m["name"] = cases.NamePrefix + n
 					body = m
 				}
 			}

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -91,7 +92,7 @@ func createRules(f *facts) []Rule {
 			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
 			Title: bb.title + " gets 400 with an Error body",
 			Check: func(c *Check) {
-				req := c.Auth.POST("/pets").WithHeader("Content-Type", "application/json")
+				req := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithHeader("Content-Type", "application/json")
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
@@ -103,13 +104,13 @@ func createRules(f *facts) []Rule {
 		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: "ids assigned by consecutive creates are unique and new",
 		Check: func(c *Check) {
-			seen := IDSet(c.Fixture.Pets)
+			seen := judge.IDSet(c.Fixture.Pets)
 			for i := 0; i < 2 && !c.Failed(); i++ {
 				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.Statuses[0]))
 				if pet == nil {
 					return
 				}
-				id, _ := IDOf(pet)
+				id, _ := judge.IDOf(pet)
 				if seen[id] {
 					c.Expectf("a new id", id, "the id %s was assigned before", id)
 				}
@@ -142,10 +143,10 @@ func madeUpCategory(example any) json.Number {
 // no listed animal has, and returns the Pet (nil if there is none). A made-up categoryId
 // that the service refuses (400: categories may have to exist) is replaced by the example.
 func createAndCompare(c *Check, f *facts, body map[string]any) map[string]any {
-	resp := c.Auth.POST("/pets").WithJSON(body).Expect()
+	resp := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithJSON(body).Expect()
 	if ex := f.validNewPet()[categoryField]; code(resp) == http.StatusBadRequest && isMadeUp(body[categoryField], ex) {
 		body[categoryField] = ex
-		resp = c.Auth.POST("/pets").WithJSON(body).Expect()
+		resp = c.Auth.POST(f.ByID[spec.OpCreate].Path).WithJSON(body).Expect()
 	}
 	resp.Status(http.StatusCreated)
 	if code(resp) != http.StatusCreated {
@@ -156,11 +157,11 @@ func createAndCompare(c *Check, f *facts, body map[string]any) map[string]any {
 		return nil
 	}
 	compareFields(c, f.PetFields, body, pet, "the created Pet")
-	id, isInt := IDOf(pet)
+	id, isInt := judge.IDOf(pet)
 	switch {
 	case !isInt:
 		c.Expectf("an integer id", id, "the created Pet has no integer id")
-	case !c.Failed() && IDSet(c.Fixture.Pets)[id]:
+	case !c.Failed() && judge.IDSet(c.Fixture.Pets)[id]:
 		c.Expectf("a new id", id, "the created animal got the id %s of an animal listed before", id)
 	}
 	return pet
@@ -173,10 +174,10 @@ func isMadeUp(v, example any) bool {
 
 // getPet fetches /pets/{id}, id as the target wrote it, and returns the object (nil if
 // none). A 404 is retried for a while: a store may show what it stored only after a while.
-func getPet(c *Check, id string, retry404 bool) map[string]any {
+func getPet(c *Check, f *facts, id string, retry404 bool) map[string]any {
 	var resp *httpexpect.Response
-	Eventually(c.Ctx, c.wait, func() bool {
-		resp = c.Auth.GET("/pets/" + url.PathEscape(id)).Expect()
+	cases.Eventually(c.Ctx, c.wait, func() bool {
+		resp = c.Auth.GET(f.petPath(id)).Expect()
 		return !retry404 || code(resp) != http.StatusNotFound
 	})
 	resp.Status(http.StatusOK)

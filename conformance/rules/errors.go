@@ -21,36 +21,36 @@ type errorCase struct {
 	op          string
 	status      int
 	creates     bool
-	provoke     func(c *Check) *httpexpect.Response
+	provoke     func(c *Check, path string) *httpexpect.Response // path: op's
 }
 
 var errorCases = []errorCase{
 	{
 		slug: "unauthorized", op: spec.OpList, status: http.StatusUnauthorized,
 		title: "a request without a key gets 401 as an Error record",
-		provoke: func(c *Check) *httpexpect.Response {
-			return c.Anon.GET("/pets").Expect()
+		provoke: func(c *Check, path string) *httpexpect.Response {
+			return c.Anon.GET(path).Expect()
 		},
 	},
 	{
 		slug: "bad-request", op: spec.OpCreate, status: http.StatusBadRequest, creates: true,
 		title: "an invalid body to POST /pets gets 400 as an Error record",
-		provoke: func(c *Check) *httpexpect.Response {
-			return c.Auth.POST("/pets").WithJSON(map[string]any{}).Expect()
+		provoke: func(c *Check, path string) *httpexpect.Response {
+			return c.Auth.POST(path).WithJSON(map[string]any{}).Expect()
 		},
 	},
 	{
 		slug: "not-found", op: spec.OpGet, status: http.StatusNotFound,
 		title: "an unknown petId gets 404 as an Error record",
-		provoke: func(c *Check) *httpexpect.Response {
-			return c.Auth.GET("/pets/{petId}", unknownPetID).Expect()
+		provoke: func(c *Check, path string) *httpexpect.Response {
+			return c.Auth.GET(path, unknownPetID).Expect()
 		},
 	},
 }
 
 // errorRules check section 7 on one response of each status the section lists. Every other
 // error response of every rule is checked the same way by the runner.
-func errorRules(*facts) []Rule {
+func errorRules(f *facts) []Rule {
 	rules := make([]Rule, 0, len(errorCases))
 	for _, ec := range errorCases {
 		rules = append(rules, Rule{
@@ -61,7 +61,7 @@ func errorRules(*facts) []Rule {
 			Op:       ec.op,
 			Creates:  ec.creates,
 			Check: func(c *Check) {
-				resp := ec.provoke(c)
+				resp := ec.provoke(c, f.ByID[ec.op].Path)
 				if code(resp) == ec.status {
 					resp.ContentType("application/json")
 				}
@@ -77,7 +77,7 @@ func errorRules(*facts) []Rule {
 			// embeds the id, say) is not something a client can switch on.
 			var codes []string
 			for _, id := range []string{unknownPetID, strconv.FormatInt(math.MaxInt64-1, 10)} {
-				resp := c.Auth.GET("/pets/{petId}", id).Expect()
+				resp := c.Auth.GET(f.ByID[spec.OpGet].Path, id).Expect()
 				if code(resp) != http.StatusNotFound {
 					c.Expectf(report.StatusText(http.StatusNotFound), report.StatusText(code(resp)), "want a 404 to look at")
 					return

@@ -3,13 +3,14 @@ package rules
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
 
+	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
@@ -26,8 +27,8 @@ func getRules(f *facts) []Rule {
 				if pet == nil || c.Failed() {
 					return
 				}
-				id, _ := IDOf(pet)
-				if got := getPet(c, id, true); got != nil {
+				id, _ := judge.IDOf(pet)
+				if got := getPet(c, f, id, true); got != nil {
 					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 				}
 			},
@@ -39,8 +40,8 @@ func getRules(f *facts) []Rule {
 			Check: func(c *Check) {
 				c.needPets(1)
 				pet := c.Fixture.Pets[0]
-				id, _ := IDOf(pet)
-				if got := getPet(c, id, false); got != nil {
+				id, _ := judge.IDOf(pet)
+				if got := getPet(c, f, id, false); got != nil {
 					compareFields(c, f.PetFields, pet, got, "GET /pets/"+id)
 				}
 			},
@@ -49,13 +50,15 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/unknown-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
 			Title: "an unknown petId gets 404 with an Error body", Expects: http.StatusNotFound,
 			Check: func(c *Check) {
-				expectError(c, c.Auth.GET("/pets/{petId}", unknownPetID).Expect(), http.StatusNotFound)
+				expectError(c, c.Auth.GET(f.ByID[spec.OpGet].Path, unknownPetID).Expect(), http.StatusNotFound)
 			},
 		},
 		{
 			ID: spec.OpGet + "/non-integer-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
 			Title: "a petId that is not an integer: never a 5xx; a 4xx carries an Error body", Open: true,
-			Check: func(c *Check) { expectOpenAnswer(c, c.Auth.GET("/pets/abc").Expect(), 0) },
+			Check: func(c *Check) {
+				expectOpenAnswer(c, c.Auth.GET(cases.FillPath(f.ByID[spec.OpGet].Path, "abc")).Expect(), 0)
+			},
 		},
 	}
 	if op.Deprecated {
@@ -65,8 +68,8 @@ func getRules(f *facts) []Rule {
 		// is the rule's own.
 		deprecated := func(c *Check) http.Header {
 			c.needPets(1)
-			id, _ := IDOf(c.Fixture.Pets[0])
-			resp := c.Auth.GET("/pets/" + url.PathEscape(id)).Expect().Status(http.StatusOK)
+			id, _ := judge.IDOf(c.Fixture.Pets[0])
+			resp := c.Auth.GET(f.petPath(id)).Expect().Status(http.StatusOK)
 			if code(resp) != http.StatusOK {
 				return nil
 			}
@@ -100,9 +103,9 @@ func getRules(f *facts) []Rule {
 			Check: func(c *Check) {
 				id := "1"
 				if len(c.Fixture.Pets) > 0 {
-					id, _ = IDOf(c.Fixture.Pets[0])
+					id, _ = judge.IDOf(c.Fixture.Pets[0])
 				}
-				expectGone(c, c.Auth.GET("/pets/"+url.PathEscape(id)).Expect())
+				expectGone(c, c.Auth.GET(f.petPath(id)).Expect())
 			},
 		})
 	}

@@ -8,14 +8,11 @@ package rules
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/report"
-	"github.com/petstore/petstore/spec"
 )
 
 // Severity weighs a rule's failure (report.Severity: MUST, SHOULD, ADVISORY).
@@ -75,8 +72,12 @@ type Rule struct {
 	// Gone marks a rule about Op after its removal date: it runs only on and after that
 	// date, and the operation's other rules run only before it.
 	Gone bool
-	// Check runs the requests and assertions through c.
+	// Check runs the requests and assertions through c; nil for a family of generated
+	// cases.
 	Check func(c *Check)
+	// Family is the generated cases the rule sends and judges (conformance/cases), instead
+	// of a Check.
+	Family *cases.Family
 }
 
 // Writes reports whether the rule may change the store: the runner judges the store
@@ -91,31 +92,15 @@ type Clients struct {
 	Auth *httpexpect.Expect
 }
 
-// Recorder is where a check's failures and exchanges go; the runner provides one per rule.
+// Recorder is where a check's failures go; the runner provides one per rule, which also
+// records the exchanges.
 type Recorder interface {
 	Fail(f report.Failure)
-	// FailAt records f against the exchange with index i (a failure judged later).
-	FailAt(f report.Failure, i int)
 	Failed() bool
-	// Strongest is the strongest level of the failures recorded so far (ok false: none).
-	Strongest() (level Severity, ok bool)
-	FailureCount() int
-	ExchangeCount() int
-	// Answered reports whether every request so far got an answer.
-	Answered() bool
-	// NotSent is why the latest request was kept from the target (it would have changed
-	// data the run did not create, or the run is read-only), and forgets it; "" if it went.
-	NotSent() string
-	// Absorb appends what src recorded (failures, exchanges, a missing answer) to this
-	// recorder; src comes from the same Env's Scratch.
-	Absorb(src Recorder)
-	// SetCase makes later failures carry a generated case's words, section, verdict and
-	// reasoning; empty words end the case.
-	SetCase(words, section, verdict, reason string)
 }
 
-// Env is what the runner gives a check besides the clients: how to send a request built by
-// hand, the key, the clock, and the run's budget for generated cases.
+// Env is what the runner gives a check besides the clients: the run's context and clock,
+// the fixture, the key, and how to wait between attempts.
 type Env struct {
 	Clients
 	Ctx     context.Context
@@ -125,27 +110,10 @@ type Env struct {
 	Prepared bool
 	BaseURL  string
 	Key      string
-	// Recorder collects the rule's failures and exchanges; Scratch returns an empty one
-	// (shrinking tries candidates without reporting them).
+	// Recorder collects the rule's failures.
 	Recorder Recorder
-	Scratch  func() Recorder
-	// Send sends a request built by hand, recorded into rec and validated against the spec;
-	// open relaxes validation as Rule.Open does.
-	Send func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
 	// Wait sleeps between attempts (ending with ctx).
 	Wait func(context.Context, time.Duration) error
-	// Seed, ReadOnly, MaxCreates and Reserve bound the generated cases; WaitedInVain is
-	// shared by the run's rules: once a created animal never showed up, later cases do not
-	// wait again.
-	Seed uint64
-	// Workers is how many generated cases of a rule may be in flight at once.
-	Workers    int
-	ReadOnly   bool
-	MaxCreates int
-	// Reserve claims room for n more animals under MaxCreates while a case or rule runs;
-	// it returns nil when there is none.
-	Reserve      func(n int) (release func())
-	WaitedInVain *atomic.Bool
 }
 
 // Check is what a rule's check receives: clients whose assertions and responses are
@@ -165,38 +133,15 @@ type Check struct {
 	// BaseURL is the target's base URL, without a trailing slash.
 	BaseURL string
 
-	rec     Recorder
-	scratch func() Recorder
-	key     string
-	wait    func(context.Context, time.Duration) error
-	send    func(rec Recorder, req *http.Request, open bool) (*http.Response, error)
-	cases   *caseState
-	workers int
+	rec  Recorder
+	key  string
+	wait func(context.Context, time.Duration) error
 }
 
 // NewCheck returns the check of one rule.
-func NewCheck(e Env, create spec.Operation) *Check {
+func NewCheck(e Env) *Check {
 	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, Prepared: e.Prepared, BaseURL: e.BaseURL,
-		rec: e.Recorder, scratch: e.Scratch, key: e.Key, wait: e.Wait, send: e.Send, workers: e.Workers,
-		cases: &caseState{seed: e.Seed, readOnly: e.ReadOnly, maxCreates: e.MaxCreates, reserve: e.Reserve,
-			create: create, waitedInVain: e.WaitedInVain}}
-}
-
-// fork is a copy of c for one generated case: its own recorder and counts, the same
-// clients, budget and clock.
-func (c *Check) fork() *Check {
-	sub := *c
-	sub.rec = c.scratch()
-	// Only the settings: the rule's counts are written as cases merge, meanwhile.
-	s := c.cases
-	sub.cases = &caseState{seed: s.seed, readOnly: s.readOnly, maxCreates: s.maxCreates, reserve: s.reserve,
-		create: s.create, waitedInVain: s.waitedInVain}
-	return &sub
-}
-
-// Cases counts the generated cases the check sent and those it did not, with why.
-func (c *Check) Cases() (ran, skipped int, why string) {
-	return c.cases.ran, c.cases.skipped, c.cases.skipWhy
+		rec: e.Recorder, key: e.Key, wait: e.Wait}
 }
 
 // Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
@@ -263,27 +208,4 @@ func Execute(rule Rule, c *Check) (skipped, panicked string) {
 	}()
 	rule.Check(c)
 	return "", ""
-}
-
-// sendRaw sends req, built by hand, as the rule's clients do: recorded, validated against the
-// spec, its body readable again from the response.
-func (c *Check) sendRaw(req *http.Request, open bool) (*http.Response, error) {
-	return c.send(c.rec, req, open)
-}
-
-// probe runs fn with a scratch recorder and reports whether it failed, and the strongest
-// level it failed at: shrinking tries candidates without reporting them.
-func (c *Check) probe(fn func()) (bool, Severity) {
-	saved := c.rec
-	c.rec = c.scratch()
-	defer func() { c.rec = saved }()
-	fn()
-	level, failed := c.rec.Strongest()
-	return failed, level
-}
-
-// readAll returns a response body the session already read into memory.
-func readAll(resp *http.Response) []byte {
-	b, _ := io.ReadAll(resp.Body)
-	return b
 }

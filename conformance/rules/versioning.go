@@ -22,7 +22,7 @@ func versioningRules(f *facts) []Rule {
 					c.Expectf("a path ending in "+segment, c.BaseURL, "the base URL does not end with %s", segment)
 					return
 				}
-				c.Auth.GET("/pets").Expect().Status(http.StatusOK)
+				c.Auth.GET(f.ByID[spec.OpList].Path).Expect().Status(http.StatusOK)
 			},
 		},
 		{

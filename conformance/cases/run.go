@@ -1,0 +1,252 @@
+package cases
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/conformance/report"
+)
+
+// Sender is where a family sends and records: the runner gives one per family, over its
+// session (conformance/exchange), so the cases' requests are capped, validated against the
+// spec and redacted as every other request is.
+type Sender interface {
+	// Send sends req, recorded and validated against the spec; open accepts any 4xx status
+	// with an Error body (a case the document leaves open).
+	Send(req *http.Request, open bool) (*http.Response, error)
+	// Fork returns an empty Sender over the same session, and merge, which appends what the
+	// fork recorded to this one: a case records on its own, and shrinking tries candidates
+	// without reporting them.
+	Fork() (fork Sender, merge func())
+	// Fail records f against the latest exchange, FailAt against exchange i.
+	Fail(f report.Failure)
+	FailAt(f report.Failure, i int)
+	// SetCase makes later failures carry a case's words, section, verdict and reasoning;
+	// empty words end the case.
+	SetCase(words, section, verdict, reason string)
+	// Strongest is the strongest level of the failures so far (ok false: none).
+	Strongest() (level report.Severity, ok bool)
+	FailureCount() int
+	ExchangeCount() int
+	// Answered reports whether every request so far got an answer.
+	Answered() bool
+	// NotSent is why the latest request was kept from the target, and forgets it; "" if
+	// it went.
+	NotSent() string
+}
+
+// run is one family's run, or one case's within it (fork).
+type run struct {
+	Env
+	fam *Family
+	to  Sender
+	// The counts of the case or family, merged as cases finish.
+	ran, skipped int
+	skipWhy      string
+	// lastStatus is the status of the latest case's answer (0: none).
+	lastStatus int
+	// notSent is why the latest case was not sent although it was allowed to be.
+	notSent string
+}
+
+// Run sends every case of f on up to the budget's workers, judges each answer by its case's
+// verdict, and records the failures, tagged with their cases, to to.
+func (f *Family) Run(env Env, to Sender) (out Outcome) {
+	r := &run{Env: env, fam: f, to: to}
+	defer func() {
+		if v := recover(); v != nil {
+			out.Panicked = fmt.Sprint(v)
+		}
+		out.Ran, out.Skipped, out.SkipWhy = r.ran, r.skipped, r.skipWhy
+	}()
+	if f.knownAnimal && len(env.Fixture.Pets) < 1 {
+		return Outcome{Skip: "the store shows fewer than 1 animals, and preparation failed"}
+	}
+	ks := f.draw(r.generator(), env.Budget.Seed)
+	var probes []probe
+	for _, o := range r.runCases(ks) {
+		if ks[o.index].RangeProbe {
+			probes = append(probes, probe{ks[o.index], o.lastStatus, o.lastExchange})
+		}
+	}
+	r.judgeRange(probes)
+	return out
+}
+
+// fork is a copy of r for one case: its own recorder and counts, the same settings.
+func (r *run) fork() (*run, func()) {
+	to, merge := r.to.Fork()
+	return &run{Env: r.Env, fam: r.fam, to: to}, merge
+}
+
+// caseOutcome is what one case showed, once merged into the family's recorder.
+type caseOutcome struct {
+	index        int
+	lastStatus   int // the status of the case's last answer (0: none)
+	lastExchange int // the index, in the family's recorder, of the case's last exchange
+}
+
+// runCases sends ks on up to the run's workers at once, each case's own requests in order,
+// and merges what each showed into the family's recorder in the order of ks, so that the
+// report does not depend on timing. After a case the target did not answer, no further
+// case is sent or reported: the rule is then inconclusive, and sending the rest would only
+// wait out more timeouts. It returns the outcomes of the cases merged.
+func (r *run) runCases(ks []Case) []caseOutcome {
+	type result struct {
+		sub      *run
+		merge    func()
+		panicked any // what a case's goroutine panicked with, raised again in the family's
+		done     chan struct{}
+	}
+	results := make([]result, len(ks))
+	for i := range results {
+		results[i].done = make(chan struct{})
+	}
+	var halt atomic.Bool
+	sem := make(chan struct{}, max(r.Budget.Workers, 1))
+	go func() {
+		for i, k := range ks {
+			sem <- struct{}{}
+			if halt.Load() || r.Ctx.Err() != nil {
+				<-sem
+				close(results[i].done)
+				continue
+			}
+			go func() {
+				defer func() { <-sem; close(results[i].done) }()
+				defer func() {
+					if v := recover(); v != nil {
+						results[i].panicked = v
+						halt.Store(true)
+					}
+				}()
+				sub, merge := r.fork()
+				if !sub.runCase(k) {
+					halt.Store(true)
+				}
+				results[i].sub, results[i].merge = sub, merge
+			}()
+		}
+	}()
+	var out []caseOutcome
+	stopped := false
+	for i := range results {
+		<-results[i].done
+		if v := results[i].panicked; v != nil && !stopped {
+			panic(v) // Run reports it, as for a check that panics in the rule's goroutine
+		}
+		sub := results[i].sub
+		if stopped || sub == nil {
+			stopped = true
+			continue
+		}
+		results[i].merge()
+		r.ran += sub.ran
+		if sub.skipped > 0 {
+			r.skipped += sub.skipped
+			r.skipWhy = sub.skipWhy
+		}
+		out = append(out, caseOutcome{index: i, lastStatus: sub.lastStatus, lastExchange: r.to.ExchangeCount() - 1})
+		stopped = !sub.to.Answered()
+	}
+	return out
+}
+
+// runCase sends one case and judges the answer; a failing random combination is shrunk
+// first and reported as its smallest failing form. It returns false when the target gave
+// no answer: the rule is then inconclusive, and sending the rest would only wait out more
+// timeouts.
+func (r *run) runCase(k Case) bool {
+	release, why := r.mayCreate(k.Creates)
+	if release == nil {
+		r.skipped++
+		r.skipWhy = why
+		return true
+	}
+	defer release()
+
+	if r.fam.shrink && len(k.Mutations()) > 1 {
+		k = r.shrunk(k)
+	}
+	r.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
+	defer r.to.SetCase("", "", "", "")
+	r.judgeCase(k)
+	if why := cmp.Or(r.to.NotSent(), r.notSent); why != "" {
+		r.notSent = ""
+		r.skipped++
+		r.skipWhy = why
+		return true
+	}
+	r.ran++
+	return r.to.Answered()
+}
+
+// shrunk is k, when it fails, as its smallest failing form, its words saying what it was
+// shrunk from.
+func (r *run) shrunk(k Case) Case {
+	failed, level := r.probe(k)
+	if !failed {
+		return k
+	}
+	// A smaller form must fail as strongly: dropping a rejected field from a body that also
+	// holds bytes that are not UTF-8 must not turn a MUST into a SHOULD.
+	small := Shrink(k, func(cand Case) bool {
+		release, _ := r.mayCreate(cand.Creates)
+		if release == nil {
+			return false
+		}
+		defer release()
+		failed, got := r.probe(cand)
+		return failed && got <= level
+	})
+	if len(small.Mutations()) < len(k.Mutations()) {
+		small.Words += fmt.Sprintf(" (shrunk from %d variants: %s)", len(k.Mutations()), k.Words)
+	}
+	return small
+}
+
+// probe judges k on a fork that is never merged, and reports whether it failed, and the
+// strongest level it failed at.
+func (r *run) probe(k Case) (bool, report.Severity) {
+	sub, _ := r.fork()
+	sub.judgeCase(k)
+	level, failed := sub.to.Strongest()
+	return failed, level
+}
+
+// mayCreate returns the release of the room a case that creates claims (a no-op for one
+// that does not), or nil and why the case may not be sent.
+func (r *run) mayCreate(creates bool) (release func(), why string) {
+	switch {
+	case !creates:
+		return func() {}, ""
+	case r.Budget.ReadOnly:
+		return nil, "the run is read-only and the case may create an animal"
+	}
+	if release = r.Budget.Reserve(1); release == nil {
+		return nil, fmt.Sprintf("the run has created %d animals, its --max-creates", r.Budget.MaxCreates)
+	}
+	return release, ""
+}
+
+// generator builds the cases' valid requests from the fixture: a categoryId a listed
+// animal has, a listed animal's id, ids no listed animal has, and names drawn from the
+// run's seed (so that a seed sends the same requests).
+func (r *run) generator() *Generator {
+	rng := rand.New(rand.NewPCG(r.Budget.Seed, hash(r.fam.stream)))
+	base := Base{Reference: r.Fixture.Reference, Name: func() string { return RandomName(rng.IntN) }}
+	seen := judge.IDSet(r.Fixture.Pets)
+	if len(r.Fixture.Pets) > 0 {
+		base.KnownID, _ = judge.IDOf(r.Fixture.Pets[0])
+	}
+	for _, id := range []string{"9223372036854775807", "0", "-1", "9007199254740993"} {
+		if !seen[id] {
+			base.Unknown = append(base.Unknown, id)
+		}
+	}
+	return New(base)
+}
