@@ -98,15 +98,22 @@ func New(cfg Config) (*Session, error) {
 		cfg.MaxWait = DefaultMaxWait
 	}
 	client = harden(client)
-	fresh := client
+	fresh, cl := client, &closes{}
 	if tr, ok := client.Transport.(*http.Transport); ok {
 		t := tr.Clone()
 		t.DisableKeepAlives = true
 		c := *client
 		c.Transport = t
 		fresh = &c
+		if tr.DialTLSContext == nil && tr.DialTLS == nil {
+			kept := tr.Clone()
+			watch(kept, cl)
+			c := *client
+			c.Transport = kept
+			client = &c
+		}
 	}
-	return &Session{client: client, fresh: fresh, maxWait: cfg.MaxWait, halt: halting{notify: cfg.Halted},
+	return &Session{client: client, fresh: fresh, closes: cl, maxWait: cfg.MaxWait, halt: halting{notify: cfg.Halted},
 		listPath: f.ByID[spec.OpList].Path, timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
 		validator: f.Validator, facts: f, coverage: cov, pace: newPacer(cfg.Rate),

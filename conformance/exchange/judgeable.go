@@ -2,8 +2,10 @@ package exchange
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -11,6 +13,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/petstore/petstore/conformance/report"
@@ -146,17 +149,40 @@ func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Respo
 // closes records, per kept-alive connection, the last answer that came on it, and which
 // answers a connection was dropped after: a target that closes a connection after a 5xx
 // without saying "Connection: close" makes a client that reuses it lose its next request.
+//
+// A connection the session dials itself is watched (watchedConn): the target closing it is
+// seen when it happens, idle or not, so whether a close is reported does not depend on
+// whether a later request happened to reuse the connection (which the number of workers
+// decides). Connections of a client the caller supplied with another transport are seen
+// only when a request on them fails.
 type closes struct {
 	mu   sync.Mutex
 	last map[net.Conn]lastAnswer
+	gone map[net.Conn]bool // closed by the target, perhaps before its last answer was noted
 	seen map[string]*report.ConnectionClose
 	keys []string
+	now  func() time.Time // nil: time.Now
 }
 
 type lastAnswer struct {
 	status       int
 	method, path string
 	curl         func() string
+	// closeSaid: the answer said "Connection: close", so the close that follows is announced.
+	closeSaid bool
+	at        time.Time // when the answer was read
+}
+
+// closeWindow is how soon after a 5xx a close of the idle connection counts as the target's
+// answer to the failure rather than its keep-alive timeout (uvicorn's is 5 s, nginx's 75 s).
+const closeWindow = 2 * time.Second
+
+// connOf is the connection the session dialled under conn (a TLS connection's own).
+func connOf(conn net.Conn) net.Conn {
+	if tc, ok := conn.(*tls.Conn); ok {
+		return tc.NetConn()
+	}
+	return conn
 }
 
 // answered notes the answer that came on conn (nil: a connection of its own, never reused).
@@ -164,8 +190,15 @@ func (c *closes) answered(conn net.Conn, a lastAnswer) {
 	if conn == nil {
 		return
 	}
+	conn = connOf(conn)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.gone[conn] {
+		// The target closed the connection as soon as it had answered, before the answer
+		// was noted here.
+		c.record(a)
+		return
+	}
 	if c.last == nil {
 		c.last = map[net.Conn]lastAnswer{}
 	}
@@ -173,14 +206,41 @@ func (c *closes) answered(conn net.Conn, a lastAnswer) {
 }
 
 // dropped notes that the target closed conn without answering the request sent on it; when
-// its last answer was a 5xx, that is a close worth reporting.
-func (c *closes) dropped(conn net.Conn) {
+// its last answer was a 5xx that did not announce the close, that is a close worth
+// reporting.
+func (c *closes) dropped(conn net.Conn) { c.closed(connOf(conn), false) }
+
+// closedIdle notes that a read found conn closed by the target: reported as dropped when it
+// came within closeWindow of a 5xx; a later one is a keep-alive timeout, unless a request
+// sent on the connection meets it (dropped).
+func (c *closes) closedIdle(conn net.Conn) { c.closed(conn, true) }
+
+func (c *closes) closed(conn net.Conn, idle bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.gone == nil {
+		c.gone = map[net.Conn]bool{}
+	}
+	c.gone[conn] = true
 	a, ok := c.last[conn]
+	if !ok || idle && c.since(a.at) > closeWindow {
+		return
+	}
 	delete(c.last, conn)
-	if !ok || a.status < 500 {
-		return // an idle connection timed out, or nothing to tell
+	c.record(a)
+}
+
+func (c *closes) since(t time.Time) time.Duration {
+	if c.now != nil {
+		return c.now().Sub(t)
+	}
+	return time.Since(t)
+}
+
+// record counts a close after answer a, if it is one worth reporting.
+func (c *closes) record(a lastAnswer) {
+	if a.status < 500 || a.closeSaid {
+		return // an idle connection timed out, an announced close, or nothing to tell
 	}
 	key := fmt.Sprintf("%s to %s %s", report.StatusText(a.status), a.method, a.path)
 	if c.seen == nil {
@@ -244,4 +304,41 @@ func (s *Session) answers(ctx context.Context) bool {
 	s.stop(fmt.Sprintf("the target stopped answering at %s after %d requests: %v", when.Format(time.TimeOnly+" UTC"),
 		s.requests.Load()-1, err))
 	return false
+}
+
+// watchedConn is a connection the session dialled: when a read finds it closed by the target
+// (not by the client), onClose is told once.
+type watchedConn struct {
+	net.Conn
+	onClose func(net.Conn)
+	ours    atomic.Bool // the client closed it
+	told    sync.Once
+}
+
+func (w *watchedConn) Read(b []byte) (int, error) {
+	n, err := w.Conn.Read(b)
+	if err != nil && !w.ours.Load() && (errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)) {
+		w.told.Do(func() { w.onClose(w) })
+	}
+	return n, err
+}
+
+func (w *watchedConn) Close() error {
+	w.ours.Store(true)
+	return w.Conn.Close()
+}
+
+// watch makes t dial watched connections that tell c when the target closes them.
+func watch(t *http.Transport, c *closes) {
+	dial := t.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &watchedConn{Conn: conn, onClose: c.closedIdle}, nil
+	}
 }

@@ -68,7 +68,7 @@ type Session struct {
 	waited    atomic.Int64
 	waitedOut atomic.Int64
 	resent    atomic.Int64
-	closes    closes
+	closes    *closes
 }
 
 // Redact replaces every known form of the key in str.
@@ -425,7 +425,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		body = body[:maxResponseBytes]
 	}
 	s.noteOwned(req, rt, resp.StatusCode, body)
-	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, curl: func() string {
+	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, closeSaid: resp.Close, at: time.Now(), curl: func() string {
 		var sent []byte
 		if req.GetBody != nil {
 			if rc, err := req.GetBody(); err == nil {
