@@ -14,6 +14,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/proxy"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -98,7 +99,7 @@ func proxyCommand(ctx context.Context, e env, args []string) error {
 		if err := harOut.Close(); err != nil {
 			return cli.Usagef("conformance proxy: --record: %v", err)
 		}
-		fmt.Fprintf(e.stdout, "recorded %s to %s\n", cli.Plural(rec.Len(), "exchange"), *record)
+		fmt.Fprintf(e.stdout, "recorded %s to %s\n", words.Plural(rec.Len(), "exchange"), *record)
 	}
 	if sum.Violations > 0 {
 		return cli.Failed("")
@@ -138,7 +139,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 		return err
 	}
 	if len(files) != 1 {
-		return cli.Usagef("conformance check-har: want one HAR file, got %s", cli.Plural(len(files), "argument"))
+		return cli.Usagef("conformance check-har: want one HAR file, got %s", words.Plural(len(files), "argument"))
 	}
 	doc, err := loadSpec("check-har", *specFile)
 	if err != nil {
@@ -162,7 +163,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stdout, fd.String())
 	}
 	if n := sum.Violations - len(sum.Findings); n > 0 {
-		fmt.Fprintf(e.stdout, "(%s not listed)\n", cli.Plural(n, "further violation"))
+		fmt.Fprintf(e.stdout, "(%s not listed)\n", words.Plural(n, "further violation"))
 	}
 	if err := sum.WriteText(e.stdout); err != nil {
 		return cli.Usagef("conformance check-har: %v", err)

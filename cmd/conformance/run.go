@@ -21,6 +21,7 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -311,7 +312,7 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 	}
 	c := rep.Counts
 	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %s, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
-		rep.Verdict, cli.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+		rep.Verdict, words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
 	return err
 }
 

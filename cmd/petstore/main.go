@@ -34,6 +34,7 @@ import (
 
 	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -206,11 +207,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
-	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, cli.Plural(len(cfg.Seed), "animal"))
+	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(len(cfg.Seed), "animal"))
 	if generated {
 		fmt.Fprintf(stdout, "petstore: API key: %s\n", cfg.APIKeys[0])
 	} else {
-		fmt.Fprintf(stdout, "petstore: %s from %s\n", cli.Plural(len(cfg.APIKeys), "API key"), keySource)
+		fmt.Fprintf(stdout, "petstore: %s from %s\n", words.Plural(len(cfg.APIKeys), "API key"), keySource)
 	}
 	if line := o.double.describe(cfg); line != "" {
 		fmt.Fprintln(stdout, line)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // WriteMarkdown writes a compact summary for a CI step summary or a pull-request comment:
@@ -35,7 +37,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprint(bw, ", read-only")
 	}
 	c := r.Counts
-	fmt.Fprintf(bw, "; %s, %s created; %s", plural(r.Requests, "request"), plural(r.AnimalsCreated, "animal"), RunLine(r))
+	fmt.Fprintf(bw, "; %s, %s created; %s", words.Plural(r.Requests, "request"), words.Plural(r.AnimalsCreated, "animal"), RunLine(r))
 	fmt.Fprintf(bw, ".\n\n| Rules | Cases | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, totalCases(r), c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
 	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
@@ -51,10 +53,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		column := "Cause"
 		if d, ok := Dominant(r); ok {
 			fmt.Fprintf(bw, "**Most failures have one cause:** %s: it explains %d of the %s that did not pass (e.g. %s).\n\n",
-				mdCell(d.Message), d.Rules, plural(d.NotPassed, "rule"), mdCell(Clip(causeExample(d.Causes[0]), 200)))
+				mdCell(d.Message), d.Rules, words.Plural(d.NotPassed, "rule"), mdCell(Clip(causeExample(d.Causes[0]), 200)))
 			if len(d.Causes) > 1 {
 				for _, c := range d.Causes {
-					fmt.Fprintf(bw, "- %s in %s: %s\n", plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), mdCell(causeText(c)))
+					fmt.Fprintf(bw, "- %s in %s: %s\n", words.Plural(c.Failures, "failure"), words.Plural(len(c.Rules), "rule"), mdCell(causeText(c)))
 				}
 				fmt.Fprintln(bw)
 			}
@@ -67,7 +69,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		for i, c := range others {
 			if i == maxCausesShown {
 				n := len(others) - i
-				fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
+				fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", words.Plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
 				break
 			}
 			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(causeText(c)), mdCell(Clip(causeExample(c), 200)))

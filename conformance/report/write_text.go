@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // WriteText writes the report for a person: one line per rule grouped by interface section,
@@ -150,13 +152,13 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		fmt.Fprintln(bw, "read-only: "+line)
 	}
 	if r.WaitedOut > 0 {
-		fmt.Fprintf(bw, "waited out %s of 429 or 503 (%.1f s in all, --max-wait)\n", plural(r.WaitedOut, "answer"), r.WaitedMS/1000)
+		fmt.Fprintf(bw, "waited out %s of 429 or 503 (%.1f s in all, --max-wait)\n", words.Plural(r.WaitedOut, "answer"), r.WaitedMS/1000)
 	}
 	if r.Resent > 0 {
-		fmt.Fprintf(bw, "sent %s again on a fresh connection: the target had dropped the kept-alive one without an answer\n", plural(r.Resent, "request"))
+		fmt.Fprintf(bw, "sent %s again on a fresh connection: the target had dropped the kept-alive one without an answer\n", words.Plural(r.Resent, "request"))
 	}
 	if r.AnimalsRemoved > 0 {
-		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
+		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", words.Plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
 	}
 	if u := unjudgedLine(r); u != "" {
 		fmt.Fprintln(bw, u)
@@ -166,8 +168,8 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		waived = fmt.Sprintf(", %d waived", c.Waived)
 	}
 	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
-		plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, plural(totalCases(r), "case"), plural(r.Requests, "request"),
-		plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
+		words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, words.Plural(totalCases(r), "case"), words.Plural(r.Requests, "request"),
+		words.Plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
 	return bw.Flush()
 }
 
@@ -179,7 +181,7 @@ func RunLine(r *Report) string {
 	if r.Fuzz > 0 {
 		s += fmt.Sprintf(", --fuzz %d", r.Fuzz)
 	}
-	return s + fmt.Sprintf(", at most %s created", plural(r.MaxCreates, "animal"))
+	return s + fmt.Sprintf(", at most %s created", words.Plural(r.MaxCreates, "animal"))
 }
 
 func totalCases(r *Report) int {
@@ -195,9 +197,9 @@ func caseCount(res Result) string {
 	case res.Cases == 0 && res.CasesSkipped == 0:
 		return ""
 	case res.CasesSkipped > 0:
-		return fmt.Sprintf(" (%s, %d not sent)", plural(res.Cases, "case"), res.CasesSkipped)
+		return fmt.Sprintf(" (%s, %d not sent)", words.Plural(res.Cases, "case"), res.CasesSkipped)
 	}
-	return fmt.Sprintf(" (%s)", plural(res.Cases, "case"))
+	return fmt.Sprintf(" (%s)", words.Plural(res.Cases, "case"))
 }
 
 // writeCauses leads a failing report with what explains its failures: the cause that
@@ -220,7 +222,7 @@ func writeCauses(w io.Writer, r *Report) {
 	}
 	for i, c := range others {
 		if i == maxCausesShown {
-			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", plural(len(others)-i, "more cause"))
+			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", words.Plural(len(others)-i, "more cause"))
 			break
 		}
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
@@ -236,7 +238,7 @@ func writeCloses(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "\nADVISORY: the target dropped a kept-alive connection after these answers, without \"Connection: close\"; the next request sent on it got no answer (sent again on a fresh connection):\n")
 	for _, c := range r.ConnectionCloses {
-		fmt.Fprintf(w, "  after %s (%s)\n     %s\n", c.After, plural(c.Count, "time"), c.Curl)
+		fmt.Fprintf(w, "  after %s (%s)\n     %s\n", c.After, words.Plural(c.Count, "time"), c.Curl)
 	}
 }
 
@@ -246,7 +248,7 @@ func writeDominant(w io.Writer, indent string, d Dominance) {
 		writeCause(w, indent, d.Causes[0])
 		return
 	}
-	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
+	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, words.Plural(d.Failures, "failure"), words.Plural(d.Rules, "rule"), len(d.Causes))
 	for i, c := range d.Causes {
 		fmt.Fprintf(w, "%s- %s\n", indent, c.Message)
 		if i > 0 {
@@ -263,7 +265,7 @@ func writeCause(w io.Writer, indent string, c Cause) {
 	if len(c.Rules) > 4 {
 		rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
 	}
-	fmt.Fprintf(w, "%s%s: %s in %s: %s\n", indent, c.Level, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
+	fmt.Fprintf(w, "%s%s: %s in %s: %s\n", indent, c.Level, words.Plural(c.Failures, "failure"), words.Plural(len(c.Rules), "rule"), rules)
 	if c.Pointer != "" {
 		fmt.Fprintf(w, "%sspec: %s\n", indent, c.Pointer)
 	}
@@ -279,17 +281,6 @@ func writeCause(w io.Writer, indent string, c Cause) {
 
 // maxCausesShown is how many causes lead a text report.
 const maxCausesShown = 10
-
-// plural is the count n with its noun: "1 rule", "2 rules".
-func plural(n int, noun string) string { return fmt.Sprintf("%d %s", n, nounFor(n, noun)) }
-
-// nounFor is noun as n of them are written: "rule" for 1, "rules" otherwise.
-func nounFor(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
-}
 
 const indent = "          "
 
