@@ -24,7 +24,7 @@ const module = "github.com/petstore/petstore/"
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
 	{"internal/words"},
-	{"spec", "internal/buildinfo", "internal/cli"},
+	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit"},
 	{"reference", "conformance/report"},
 	{"conformance/judge"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
@@ -180,6 +180,8 @@ func TestLayout(t *testing.T) {
 	for imp := range pkgs["conformance/judge"].imports {
 		assert.Contains(t, []string{"spec", "conformance/report", "internal/words"}, imp, "conformance/judge imports %s", imp)
 	}
+	// The faulty servers' kit is plumbing over net/http: any test or mutant may use it.
+	assert.Empty(t, pkgs["conformance/mutants/kit"].imports, "conformance/mutants/kit imports the module")
 	// internal/cli is command plumbing (exit codes, flags, --help): only commands use it.
 	// conformance (run.go) still calls cli.Plural, which forwards to words.Plural, until
 	// run.go is next edited.
