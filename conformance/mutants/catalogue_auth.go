@@ -23,6 +23,9 @@ func unauthorized(edit func(r *http.Request, rp *kit.Reply)) func(http.Handler) 
 
 func strict(o *conformance.Options) { o.Strict = true }
 
+// authMutants are the faults of section 3 (authentication). The function is long because it
+// is a table: one literal per mutant, each with its fault, its wrapper and the rule that
+// must catch it.
 func authMutants(*facts) []Mutant {
 	scheme := func(r *http.Request) (string, string) {
 		s, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")

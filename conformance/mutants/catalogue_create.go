@@ -13,6 +13,8 @@ import (
 	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
+// createMutants are the faults of createPet. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func createMutants(f *facts) []Mutant {
 	return []Mutant{
 		{

@@ -11,6 +11,9 @@ import (
 	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
+// errorMutants are the faults of section 7 (the Error record). The function is long because
+// it is a table: one literal per mutant, each with its fault, its wrapper and the rule that
+// must catch it.
 func errorMutants(*facts) []Mutant {
 	every := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found"}
 	return []Mutant{

@@ -14,6 +14,8 @@ import (
 	"github.com/petstore/petstore/reference"
 )
 
+// getMutants are the faults of getPet. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func getMutants(f *facts) []Mutant {
 	afterSunset := f.getPet.Sunset.Add(24 * time.Hour)
 	return []Mutant{

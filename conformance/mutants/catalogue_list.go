@@ -71,6 +71,8 @@ func unbounded(f *facts, beyond func(n int64) bool) func(http.Handler) http.Hand
 	})
 }
 
+// listMutants are the faults of listPets. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func listMutants(f *facts) []Mutant {
 	statusRules := make([]string, 0, len(f.statuses))
 	for _, s := range f.statuses {

@@ -16,7 +16,8 @@ import (
 // Request-side faults: how a server reads what it is sent, the faults real frameworks'
 // defaults produce (a decoder that coerces, a field matcher that ignores case, a parser that
 // stops at the first value, numbers through float64, validation in front of
-// authentication). Each is caught by a family of generated cases.
+// authentication). Each is caught by a family of generated cases. The function is long
+// because it is a table: one literal per mutant.
 func requestMutants(f *facts) []Mutant {
 	return []Mutant{
 		{

@@ -55,7 +55,8 @@ type Mutant struct {
 	Background func(ctx context.Context, t exchange.Target, f *spec.Facts)
 }
 
-// Catalogue lists the sequence mutants.
+// Catalogue lists the sequence mutants. The function is long because it is a table: one
+// literal per mutant, each with its fault, its budget and its wrapper.
 func Catalogue() []Mutant {
 	return []Mutant{
 		{Name: "racing-ids", Fault: "two creates that overlap get the same id; the later animal overwrites the earlier",
