@@ -96,6 +96,8 @@ func sectionLess(a, b string) bool {
 
 var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35", Waived: "34"}
 
+// writeText writes the text report: its head, the causes, the rules by section, the
+// coverage and notes, and the summary line, in color when asked.
 func writeText(w io.Writer, r *Report, color bool) error {
 	r = printable(r)
 	bw := bufio.NewWriter(w)
@@ -114,19 +116,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	}
 	writeCauses(bw, r)
 	writeCloses(bw, r)
-	width, statusWidth := 0, len(Error)
-	for _, res := range r.Results {
-		width = max(width, len(res.ID))
-		statusWidth = max(statusWidth, len(res.Status))
-	}
-	for _, g := range bySection(r.Results) {
-		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
-		for _, res := range g.Results {
-			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
-				res.Severity, width, res.ID, res.Title, caseCount(res))
-			WriteDetails(bw, res)
-		}
-	}
+	writeRules(bw, r, paint)
+	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
+	writeNotes(bw, r, paint)
 	c := r.Counts
 	// The summary line ends with the verdict alone (CI logs and scripts read its last
 	// word); how many MUST rules the run did not judge is the line before it.
@@ -141,7 +133,37 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		}
 		verdict = paint(st, verdict)
 	}
-	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
+	waived := ""
+	if c.Waived > 0 {
+		waived = fmt.Sprintf(", %d waived", c.Waived)
+	}
+	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
+		words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, words.Plural(totalCases(r), "case"), words.Plural(r.Requests, "request"),
+		words.Plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
+	return bw.Flush()
+}
+
+// writeRules writes every rule's line, grouped by section of the document, each with what
+// failed under it.
+func writeRules(bw io.Writer, r *Report, paint func(Status, string) string) {
+	width, statusWidth := 0, len(Error)
+	for _, res := range r.Results {
+		width = max(width, len(res.ID))
+		statusWidth = max(statusWidth, len(res.Status))
+	}
+	for _, g := range bySection(r.Results) {
+		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
+		for _, res := range g.Results {
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
+				res.Severity, width, res.ID, res.Title, caseCount(res))
+			WriteDetails(bw, res)
+		}
+	}
+}
+
+// writeNotes writes the lines between the coverage and the summary: failed gates, unneeded
+// waivers, what read-only left unjudged, waits, resends, animals removed, unjudged rules.
+func writeNotes(bw io.Writer, r *Report, paint func(Status, string) string) {
 	for _, g := range r.GateFailures {
 		fmt.Fprintf(bw, "%s: %s\n", paint(Fail, "FAILED "+g.Gate), g.Message)
 	}
@@ -163,14 +185,6 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	if u := unjudgedLine(r); u != "" {
 		fmt.Fprintln(bw, u)
 	}
-	waived := ""
-	if c.Waived > 0 {
-		waived = fmt.Sprintf(", %d waived", c.Waived)
-	}
-	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
-		words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, words.Plural(totalCases(r), "case"), words.Plural(r.Requests, "request"),
-		words.Plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
-	return bw.Flush()
 }
 
 // RunLine says how the run's generated cases were drawn, for every report: the seed (and

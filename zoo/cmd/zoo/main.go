@@ -85,6 +85,16 @@ func compare(tw, stderr io.Writer, name string, r *zoo.Implementation, obs zoo.O
 	return len(lost) + len(unjudged) + len(fps)
 }
 
+// writeDocs writes the Markdown table of the record to path (docs/zoo.md).
+func writeDocs(path string, rec zoo.Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return cli.Usagef("zoo: %v", err)
+	}
+	defer f.Close()
+	return zoo.WriteMarkdown(f, rec)
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -102,12 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("zoo: %v", err)
 	}
 	if *docs != "" {
-		f, err := os.Create(*docs)
-		if err != nil {
-			return cli.Usagef("zoo: %v", err)
-		}
-		defer f.Close()
-		return zoo.WriteMarkdown(f, rec)
+		return writeDocs(*docs, rec)
 	}
 	names, err := zoo.Implementations(*dir)
 	if err != nil {
