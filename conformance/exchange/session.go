@@ -207,23 +207,9 @@ func (r *Recorder) Results() ([]report.Failure, []report.Exchange) {
 func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Response, error) {
 	s.WithBaseQuery(req.URL)
 	s.AddHeaders(req.Header)
-	var reqBody []byte
-	if req.Body != nil {
-		var err error
-		reqBody, err = io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
-		req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		// A known length: the body goes out with Content-Length (an empty one with
-		// Content-Length: 0), never chunked, as the curl line repeats it.
-		req.ContentLength = int64(len(reqBody))
-		req.Body = io.NopCloser(bytes.NewReader(reqBody))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
-		if len(reqBody) == 0 {
-			req.Body = http.NoBody
-			req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
-		}
+	reqBody, err := bufferBody(req)
+	if err != nil {
+		return nil, err
 	}
 	rt := s.route(req)
 	if err := s.permit(req, &rt); err != nil {
@@ -248,36 +234,7 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		return nil, err
 	}
 	if err != nil {
-		ex.Error = s.Redact(err.Error())
-		rec.add(ex)
-		var ne net.Error
-		timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
-		switch {
-		case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
-			// The run stops: the runner says why, for this rule as for the rest.
-		case !s.answers(req.Context()):
-			// Nor does the target answer a plain listing: it is gone, and the session stopped.
-		case dropped(err):
-			// The target answers others but closed this request's connection without an
-			// answer (on a fresh connection, if the first was a reused one): a crash of
-			// this request, and a finding like any other.
-			rec.Fail(report.Failure{Message: "the target closed the connection without an answer (it answers other requests)",
-				Location: "connection", Expected: "an HTTP answer", Actual: ex.Error})
-			rec.mu.Lock()
-			rec.accounted = true
-			rec.mu.Unlock()
-			return nil, errors.New(ex.Error)
-		}
-		rec.mu.Lock()
-		rec.noAnswer = "no answer from the target: " + ex.Error
-		if timedOut && req.Context().Err() == nil {
-			rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
-		}
-		if h := s.Halted(); h != nil {
-			rec.noAnswer = "not judged: " + h.Error()
-		}
-		rec.mu.Unlock()
-		return nil, errors.New(ex.Error)
+		return nil, s.unanswered(rec, req, ex, err)
 	}
 	ex.Response = s.response(resp, body)
 	if truncated {
@@ -291,6 +248,65 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		rec.Fail(f)
 	}
 	return resp, nil
+}
+
+// bufferBody reads req's body (at most maxResponseBytes) so that it can be recorded and
+// sent again, and returns it.
+func bufferBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil {
+		return nil, nil
+	}
+	reqBody, err := io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	// A known length: the body goes out with Content-Length (an empty one with
+	// Content-Length: 0), never chunked, as the curl line repeats it.
+	req.ContentLength = int64(len(reqBody))
+	req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+	if len(reqBody) == 0 {
+		req.Body = http.NoBody
+		req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
+	}
+	return reqBody, nil
+}
+
+// unanswered records ex, a request that got no answer (err), and returns the error Do
+// returns: a finding when the target dropped this request alone, otherwise why the rule
+// could not be judged.
+func (s *Session) unanswered(rec *Recorder, req *http.Request, ex report.Exchange, err error) error {
+	ex.Error = s.Redact(err.Error())
+	rec.add(ex)
+	var ne net.Error
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+	switch {
+	case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
+		// The run stops: the runner says why, for this rule as for the rest.
+	case !s.answers(req.Context()):
+		// Nor does the target answer a plain listing: it is gone, and the session stopped.
+	case dropped(err):
+		// The target answers others but closed this request's connection without an
+		// answer (on a fresh connection, if the first was a reused one): a crash of
+		// this request, and a finding like any other.
+		rec.Fail(report.Failure{Message: "the target closed the connection without an answer (it answers other requests)",
+			Location: "connection", Expected: "an HTTP answer", Actual: ex.Error})
+		rec.mu.Lock()
+		rec.accounted = true
+		rec.mu.Unlock()
+		return errors.New(ex.Error)
+	}
+	rec.mu.Lock()
+	rec.noAnswer = "no answer from the target: " + ex.Error
+	if timedOut && req.Context().Err() == nil {
+		rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
+	}
+	if h := s.Halted(); h != nil {
+		rec.noAnswer = "not judged: " + h.Error()
+	}
+	rec.mu.Unlock()
+	return errors.New(ex.Error)
 }
 
 // WithBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so

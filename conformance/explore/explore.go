@@ -147,36 +147,43 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index, AfterSeconds: found.after.Seconds(),
 		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
 	if ctx.Err() == nil {
-		post := &budget{max: int64(cfg.MaxCreates)}
-		before := r.requests()
-		shrinkStart := time.Now()
-		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
-		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
-		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
-		shrinkCreated := post.used.Load()
-		post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
-		s.creates = post
-		var res replayResult
-		fd.Shrunk, res, fd.ClassNote = s.settle(cfg.Replays)
-		fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
-		if res.trace != nil {
-			fd.Trace = res.trace
-		}
-		postCreated := shrinkCreated + post.used.Load()
-		// Without a fresh target for each run, shrinking and the replays met the store as the
-		// exploration (and the runs before) left it: the sequence may need that state.
-		if cfg.Fresh == nil && stop.created+postCreated > 0 {
-			fd.StateChanged = true
-			post = &budget{max: int64(cfg.MaxCreates)}
-			fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
-			postCreated += post.used.Load()
-		}
-		rep.PostRequests = r.requests() - before
-		rep.PostCreated = postCreated
+		shrinkFinding(ctx, r, cfg, rep, &fd, found, stop.created)
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
 	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
+}
+
+// shrinkFinding shrinks the sequence of fd, replays the shrunk one to class it and, when the
+// store had changed (explored: the animals the exploration created), plays it once more on
+// a fresh store; rep counts the requests and creates this took.
+func shrinkFinding(ctx context.Context, r *runner, cfg Config, rep *Report, fd *Finding, found *found, explored int64) {
+	post := &budget{max: int64(cfg.MaxCreates)}
+	before := r.requests()
+	shrinkStart := time.Now()
+	s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
+	fd.ShrinkRuns, fd.Trace = s.runs, s.trace
+	fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
+	shrinkCreated := post.used.Load()
+	post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
+	s.creates = post
+	var res replayResult
+	fd.Shrunk, res, fd.ClassNote = s.settle(cfg.Replays)
+	fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
+	if res.trace != nil {
+		fd.Trace = res.trace
+	}
+	postCreated := shrinkCreated + post.used.Load()
+	// Without a fresh target for each run, shrinking and the replays met the store as the
+	// exploration (and the runs before) left it: the sequence may need that state.
+	if cfg.Fresh == nil && explored+postCreated > 0 {
+		fd.StateChanged = true
+		post = &budget{max: int64(cfg.MaxCreates)}
+		fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
+		postCreated += post.used.Load()
+	}
+	rep.PostRequests = r.requests() - before
+	rep.PostCreated = postCreated
 }
 
 // FreshCheck is how the shrunk sequence of a finding went when played once more after a
@@ -267,7 +274,10 @@ const (
 	StopCannotJudge = "cannot judge"
 )
 
-// explorePhase runs the workers with freshly drawn steps and returns what they sent.
+// explorePhase runs the workers with freshly drawn steps and returns what they sent. It is
+// long because the workers' loop and the stop that follows share the phase's state by
+// closure (the sequence, when each step was sent and answered, the step each worker had in
+// flight when a finding cancelled the run); split, each part would take all of it.
 func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found, stopInfo) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -443,6 +453,28 @@ func merge(traces [][]Exchange) []Exchange {
 	return out
 }
 
+// onFresh is r on a fresh target (r.fresh), sent the exploration's first request; stop
+// closes it and the target.
+func (r *runner) onFresh(ctx context.Context) (_ *runner, stop func(), err error) {
+	t, stopTarget, err := r.fresh()
+	if err != nil {
+		return nil, nil, fmt.Errorf("a fresh target: %w", err)
+	}
+	own := *r
+	if err := own.open(t); err != nil {
+		stopTarget()
+		return nil, nil, fmt.Errorf("a fresh target: %w", err)
+	}
+	stop = func() { own.done(r.c); stopTarget() }
+	// The same first request as the exploration's, so that a fault that counts requests
+	// meets the steps at the same counts.
+	if err := own.preflight(ctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return &own, stop, nil
+}
+
 // play runs a fixed sequence with a fresh model by its timeline (see Sequence.Timeline):
 // each step is sent when the events before its send are done, so a step waits for the
 // answers that came before it and overlaps the steps it overlapped. It stops at the first
@@ -450,22 +482,12 @@ func merge(traces [][]Exchange) []Exchange {
 // Shrinking, the replays of a finding and conformance replay all run sequences here.
 func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
 	if r.fresh != nil {
-		t, stop, err := r.fresh()
+		own, stop, err := r.onFresh(ctx)
 		if err != nil {
-			return nil, nil, fmt.Errorf("a fresh target: %w", err)
-		}
-		defer stop()
-		own := *r
-		if err := own.open(t); err != nil {
-			return nil, nil, fmt.Errorf("a fresh target: %w", err)
-		}
-		defer own.done(r.c)
-		r = &own
-		// The same first request as the exploration's, so that a fault that counts requests
-		// meets the steps at the same counts.
-		if err := r.preflight(ctx); err != nil {
 			return nil, nil, err
 		}
+		defer stop()
+		r = own
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
