@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/reference"
 )
 
@@ -210,19 +211,10 @@ func acceptNonUTF8(h http.Handler) http.Handler {
 }
 
 // noDeprecationHeaders answers without Deprecation and Sunset: the document names neither.
-func noDeprecationHeaders(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			if k != "Deprecation" && k != "Sunset" {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	})
-}
+var noDeprecationHeaders = kit.Respond(kit.AnyRequest, func(_ *http.Request, rp *kit.Reply) {
+	rp.Header.Del("Deprecation")
+	rp.Header.Del("Sunset")
+})
 
 // Readings below MUST (READINGS.md): a name that is not UTF-8, accepted, is SHOULD (a
 // warning; a failure when strict); no Deprecation or Sunset header is ADVISORY (a warning,

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/reference"
 )
 
@@ -27,24 +28,10 @@ func openDoor(h http.Handler) http.Handler {
 }
 
 // plainErrors answers every error with text/plain instead of an Error record.
-func plainErrors(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		if rec.Code < 400 {
-			w.WriteHeader(rec.Code)
-			_, _ = w.Write(rec.Body.Bytes())
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Del("Content-Length")
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write([]byte(http.StatusText(rec.Code)))
-	})
-}
+var plainErrors = kit.OnErrors(func(rp *kit.Reply) {
+	rp.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	rp.Body = []byte(http.StatusText(rp.Status))
+})
 
 // noDefaultLimit lists with the maximum limit when the client gives none.
 func noDefaultLimit(h http.Handler) http.Handler {
@@ -120,21 +107,12 @@ func TestFaultyServers(t *testing.T) {
 
 // withDeprecation replaces the Deprecation header of every response (removed when v is "").
 func withDeprecation(v string) func(http.Handler) http.Handler {
-	return func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, r)
-			for k, vs := range rec.Header() {
-				w.Header()[k] = vs
-			}
-			w.Header().Del("Deprecation")
-			if v != "" {
-				w.Header().Set("Deprecation", v)
-			}
-			w.WriteHeader(rec.Code)
-			_, _ = w.Write(rec.Body.Bytes())
-		})
-	}
+	return kit.Respond(kit.AnyRequest, func(_ *http.Request, rp *kit.Reply) {
+		rp.Header.Del("Deprecation")
+		if v != "" {
+			rp.Header.Set("Deprecation", v)
+		}
+	})
 }
 
 // The interface document does not say since when getPet is deprecated: any RFC 9745 date up

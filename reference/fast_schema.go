@@ -205,6 +205,13 @@ func (c *objectCheck) check(data []byte) verdict {
 	if s.i != len(s.data) {
 		return undecided // encoding/json's Decoder stops after the first value; let it
 	}
+	return c.decide(&last, present)
+}
+
+// decide is the object's verdict from the verdicts of the properties present (a bit each
+// in present): a required one missing or a property failing fails it; otherwise any
+// property undecided leaves it undecided.
+func (c *objectCheck) decide(last *[maxProperties]verdict, present uint64) verdict {
 	if c.required&^present != 0 {
 		return fails
 	}

@@ -31,57 +31,62 @@ func WriteMarkdown(w io.Writer, rec Record) error {
 			len(im.Failures)-c[Fault]-c[Should]-c[Advisory]-c[FalsePositive], len(im.Misses), im.missedFirst(), im.openMisses())
 	}
 	for _, n := range names {
-		im := rec[n]
-		fmt.Fprintf(&b, "\n## %s (%s)\n", n, im.Framework)
-		for _, v := range []struct{ verdict, title string }{
-			{Fault, "True faults: the document forbids what the server did"},
-			{Should, "SHOULD: a standard the document builds on (strict runs only)"},
-			{Advisory, "ADVISORY: reported, never failed"},
-			{FalsePositive, "False positives of the harness, fixed"},
-			{Unjudged, "Not judged yet"},
-		} {
-			keys := im.keys(v.verdict)
-			if len(keys) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "\n### %s (%d)\n\n| Rule | Case | Message | Section | Note |\n|---|---|---|---|---|\n", v.title, len(keys))
-			for _, k := range keys {
-				rule, cas, msg := split(k)
-				j := im.Failures[k]
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", rule, cell(cas), cell(msg), cell(j.Section), cell(j.Note))
-			}
-		}
-		if len(im.Explore) > 0 {
-			fmt.Fprintf(&b, "\n### conformance explore (%d findings)\n\n", len(im.Explore))
-			for _, e := range im.Explore {
-				fmt.Fprintf(&b, "- %s\n", e)
-			}
-		}
-		if len(im.Misses) > 0 {
-			fmt.Fprintf(&b, "\n### Deviations found by hand with curl (zoo/FINDINGS.md)\n\n| Finding | Deviation | Reported by the harness as | At first |\n|---|---|---|---|\n")
-			for _, m := range im.Misses {
-				by := "**still missed**"
-				if m.Reclassified {
-					by = "not reported: an open choice after all"
-				}
-				if m.CaughtBy != "" {
-					by = "`" + cell(m.CaughtBy) + "`"
-				}
-				first := "caught"
-				switch {
-				case m.Reclassified:
-					first = "reclassified"
-				case m.CaughtBy == "":
-					first = "missed"
-				case m.MissedFirst:
-					first = "missed, fixed"
-				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m.Finding, cell(m.What), by, first)
-			}
-		}
+		writeImplementation(&b, n, rec[n])
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeImplementation writes the section of implementation n: its failures by verdict, its
+// explore findings and the deviations found by hand.
+func writeImplementation(b *strings.Builder, n string, im *Implementation) {
+	fmt.Fprintf(b, "\n## %s (%s)\n", n, im.Framework)
+	for _, v := range []struct{ verdict, title string }{
+		{Fault, "True faults: the document forbids what the server did"},
+		{Should, "SHOULD: a standard the document builds on (strict runs only)"},
+		{Advisory, "ADVISORY: reported, never failed"},
+		{FalsePositive, "False positives of the harness, fixed"},
+		{Unjudged, "Not judged yet"},
+	} {
+		keys := im.keys(v.verdict)
+		if len(keys) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n### %s (%d)\n\n| Rule | Case | Message | Section | Note |\n|---|---|---|---|---|\n", v.title, len(keys))
+		for _, k := range keys {
+			rule, cas, msg := split(k)
+			j := im.Failures[k]
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", rule, cell(cas), cell(msg), cell(j.Section), cell(j.Note))
+		}
+	}
+	if len(im.Explore) > 0 {
+		fmt.Fprintf(b, "\n### conformance explore (%d findings)\n\n", len(im.Explore))
+		for _, e := range im.Explore {
+			fmt.Fprintf(b, "- %s\n", e)
+		}
+	}
+	if len(im.Misses) > 0 {
+		fmt.Fprintf(b, "\n### Deviations found by hand with curl (zoo/FINDINGS.md)\n\n| Finding | Deviation | Reported by the harness as | At first |\n|---|---|---|---|\n")
+		for _, m := range im.Misses {
+			by := "**still missed**"
+			if m.Reclassified {
+				by = "not reported: an open choice after all"
+			}
+			if m.CaughtBy != "" {
+				by = "`" + cell(m.CaughtBy) + "`"
+			}
+			first := "caught"
+			switch {
+			case m.Reclassified:
+				first = "reclassified"
+			case m.CaughtBy == "":
+				first = "missed"
+			case m.MissedFirst:
+				first = "missed, fixed"
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", m.Finding, cell(m.What), by, first)
+		}
+	}
 }
 
 func (im *Implementation) counts() map[string]int {

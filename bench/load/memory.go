@@ -73,11 +73,7 @@ func MeasureMemory(ctx context.Context, srv Server, total int, o Options, progre
 		if err != nil {
 			return nil, err
 		}
-		r := attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(res.From), creates(p.URL+srv.Base, o.APIKey, 0))
-		if r.Err == nil && r.Errors > 0 {
-			r.Err = fmt.Errorf("%d of %d creates failed", r.Errors, r.Requests)
-		}
-		if r.Err != nil {
+		if r := fill(ctx, o, p.URL+srv.Base, 0, res.From); r.Err != nil {
 			p.Stop()
 			return nil, r.Err
 		}
@@ -95,10 +91,7 @@ func MeasureMemory(ctx context.Context, srv Server, total int, o Options, progre
 		return res, err
 	}
 	progress(fmt.Sprintf("creating %d animals through POST /v1/pets...", total-res.From))
-	res.Fill = attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(total-res.From), creates(big.URL+srv.Base, o.APIKey, res.From))
-	if res.Fill.Err == nil && res.Fill.Errors > 0 {
-		res.Fill.Err = fmt.Errorf("%d of %d creates failed", res.Fill.Errors, res.Fill.Requests)
-	}
+	res.Fill = fill(ctx, o, big.URL+srv.Base, res.From, total-res.From)
 	if res.Fill.Err != nil {
 		return res, res.Fill.Err
 	}
@@ -137,6 +130,16 @@ type countPacer uint64
 
 func (n countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
 	return 0, hits >= uint64(n)
+}
+
+// fill creates n animals at base, named from from+1 on, as fast as o allows; a create that
+// failed is the result's error.
+func fill(ctx context.Context, o Options, base string, from, n int) Result {
+	r := attack(ctx, "fill", http.StatusCreated, o, 0, countPacer(n), creates(base, o.APIKey, from))
+	if r.Err == nil && r.Errors > 0 {
+		r.Err = fmt.Errorf("%d of %d creates failed", r.Errors, r.Requests)
+	}
+	return r
 }
 
 func (n countPacer) Rate(time.Duration) float64 { return 0 }

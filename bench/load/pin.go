@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Placement puts the server on cores of its own and the load generator (this process) on
@@ -61,7 +63,7 @@ func (p Placement) PinGenerator() error {
 
 // String says where each runs, in the words of the table's notes.
 func (p Placement) String() string {
-	on := func(cpus []int) string { return plural(len(cpus), "CPU ", "CPUs ") + CPUList(cpus) }
+	on := func(cpus []int) string { return words.Noun(len(cpus), "CPU") + " " + CPUList(cpus) }
 	if p.Taskset == "" {
 		return fmt.Sprintf("unpinned (taskset not found): server with GOMAXPROCS=%d, load generator anywhere", len(p.Server))
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // WriteTable writes the results as a markdown table, each case's throughput also as a
@@ -251,11 +253,4 @@ func WriteComparison(w io.Writer, runs []Comparison, cases []Case) {
 }
 
 // ServerCores says "1 server core", "2 server cores".
-func ServerCores(n int) string { return strconv.Itoa(n) + plural(n, " server core", " server cores") }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func ServerCores(n int) string { return words.Plural(n, "server core") }

@@ -126,21 +126,32 @@ func (f *targetFlags) openAt(cmd string, e env, baseURL string) (*session, error
 	return s, nil
 }
 
-// output opens the report's destination.
-func (f *targetFlags) out(e env) (io.Writer, func() error, error) {
+// writeOut writes the report of command cmd with write to its destination: --output (its
+// directories created) or stdout.
+func (f *targetFlags) writeOut(cmd string, e env, write func(io.Writer) error) error {
 	if f.output == "" {
-		return e.stdout, func() error { return nil }, nil
+		if err := write(e.stdout); err != nil {
+			return cli.Usagef("conformance %s: %v", cmd, err)
+		}
+		return nil
 	}
 	if dir := filepath.Dir(f.output); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, err
+			return cli.Usagef("conformance %s: --output: %v", cmd, err)
 		}
 	}
 	file, err := os.Create(f.output)
 	if err != nil {
-		return nil, nil, err
+		return cli.Usagef("conformance %s: --output: %v", cmd, err)
 	}
-	return file, file.Close, nil
+	if err := write(file); err != nil {
+		file.Close()
+		return cli.Usagef("conformance %s: %v", cmd, err)
+	}
+	if err := file.Close(); err != nil {
+		return cli.Usagef("conformance %s: --output: %v", cmd, err)
+	}
+	return nil
 }
 
 // unable is the exit-2 error of a run that could not be made (unreachable target, refused
@@ -158,8 +169,8 @@ type exploreFlags struct {
 	adminKey             string
 }
 
-func exploreCommand(ctx context.Context, e env, args []string) error {
-	var f exploreFlags
+// flagSet defines explore's flags over f.
+func (f *exploreFlags) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	f.register(fs, explore.DefaultLag)
 	fs.DurationVar(&f.duration, "duration", 0, "explore for `D`, a duration such as 60s or 5m (default 30s when --steps is not given either)")
@@ -172,13 +183,12 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
 	fs.StringVar(&f.adminKey, "admin-key", "", "the target's admin `KEY` (default PETSTORE_ADMIN_KEY): a finding shrunk on the store the exploration changed "+
 		"is played once more after POST /_admin/reset (the store back as it started) to see whether it reproduces on a fresh one")
-	if err := parseFlags(fs, args, e); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if err := f.check("explore"); err != nil {
+	return fs
+}
+
+// check refuses flags no exploration can be made with.
+func (f *exploreFlags) check() error {
+	if err := f.targetFlags.check("explore"); err != nil {
 		return err
 	}
 	switch {
@@ -188,6 +198,21 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 		return cli.Usagef("conformance explore: --workers must be at least 1")
 	case f.rate < 0 || f.replays < 0 || f.shrinkTime < 0:
 		return cli.Usagef("conformance explore: --rate, --replays and --shrink-time must not be negative")
+	}
+	return nil
+}
+
+func exploreCommand(ctx context.Context, e env, args []string) error {
+	var f exploreFlags
+	fs := f.flagSet()
+	if err := parseFlags(fs, args, e); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
 	}
 	if f.duration == 0 && f.steps == 0 {
 		f.duration = 30 * time.Second
@@ -219,21 +244,19 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 			return cli.Usagef("conformance explore: --replay-file: %v", err)
 		}
 	}
-	w, closeOut, err := f.out(e)
-	if err != nil {
-		return cli.Usagef("conformance explore: --output: %v", err)
-	}
 	write := explore.WriteText
 	if f.format == "json" {
 		write = explore.WriteJSON
 	}
-	if err := write(w, rep); err != nil {
-		closeOut()
-		return cli.Usagef("conformance explore: %v", err)
+	if err := f.writeOut("explore", e, func(w io.Writer) error { return write(w, rep) }); err != nil {
+		return err
 	}
-	if err := closeOut(); err != nil {
-		return cli.Usagef("conformance explore: --output: %v", err)
-	}
+	return exploreVerdict(e, fs, f, rep)
+}
+
+// exploreVerdict is how explore ends after its report: exit 1 with where the shrunk
+// sequence is when it found something, exit 2 when it was stopped before its budget.
+func exploreVerdict(e env, fs *flag.FlagSet, f exploreFlags, rep *explore.Report) error {
 	switch {
 	case len(rep.Findings) > 0:
 		var parts []string

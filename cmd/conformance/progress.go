@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // What a run shows while it goes on depends on where its output goes:
@@ -97,7 +97,7 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 				parts = append(parts, fmt.Sprintf("%d %s", c[st], st))
 			}
 		}
-		fmt.Fprintf(w, "%s: %s (%d/%d)\n", name, strings.Join(append([]string{cli.Plural(rules, "rule")}, parts...), ", "), n, total)
+		fmt.Fprintf(w, "%s: %s (%d/%d)\n", name, strings.Join(append([]string{words.Plural(rules, "rule")}, parts...), ", "), n, total)
 	}
 	return func(n, total int, res conformance.Result) {
 		name := section(res.ID)
@@ -138,10 +138,10 @@ func writeUnjudged(w io.Writer, rep *conformance.Report) {
 		}
 	}
 	if len(failed) > 0 {
-		fmt.Fprintf(w, "failed: %s: %s\n", cli.Plural(len(failed), "rule"), strings.Join(failed, ", "))
+		fmt.Fprintf(w, "failed: %s: %s\n", words.Plural(len(failed), "rule"), strings.Join(failed, ", "))
 	}
 	if len(errored) > 0 {
-		fmt.Fprintf(w, "error (no answer to judge): %s: %s\n", cli.Plural(len(errored), "rule"), strings.Join(errored, ", "))
+		fmt.Fprintf(w, "error (no answer to judge): %s: %s\n", words.Plural(len(errored), "rule"), strings.Join(errored, ", "))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/proxy"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -27,17 +28,29 @@ const startTimeout = 10 * time.Second
 // the HAR file. Violation lines go to stdout as they happen. Exit 0 when no violation was
 // seen, 1 when some were, 2 for bad flags, an unreadable spec, an unreachable upstream or a
 // HAR file that cannot be written.
-func proxyCommand(ctx context.Context, e env, args []string) error {
+// proxyFlags are the proxy's flags.
+type proxyFlags struct {
+	upstream, listen, spec, record string
+	failOn                         bool
+}
+
+// flagSet defines the proxy's flags over f.
+func (f *proxyFlags) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
-	upstream := fs.String("upstream", "", "base `URL` of the server to forward to, e.g. https://staging.example/v1; default PETSTORE_BASE_URL")
-	listen := fs.String("listen", "127.0.0.1:9090", "`address` to listen on (port 0 picks a free one)")
-	specFile := fs.String("spec", "", "OpenAPI description `FILE` to check against; default the embedded spec/openapi.yaml")
-	failOn := fs.Bool("fail-on-violation", false, "answer an exchange that breaks the description with 502 and an Error body")
-	record := fs.String("record", "", "write the traffic seen to this HAR `FILE` on exit")
-	if err := parseFlags(fs, args, e); err != nil {
+	fs.StringVar(&f.upstream, "upstream", "", "base `URL` of the server to forward to, e.g. https://staging.example/v1; default PETSTORE_BASE_URL")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:9090", "`address` to listen on (port 0 picks a free one)")
+	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE` to check against; default the embedded spec/openapi.yaml")
+	fs.BoolVar(&f.failOn, "fail-on-violation", false, "answer an exchange that breaks the description with 502 and an Error body")
+	fs.StringVar(&f.record, "record", "", "write the traffic seen to this HAR `FILE` on exit")
+	return fs
+}
+
+func proxyCommand(ctx context.Context, e env, args []string) error {
+	var f proxyFlags
+	if err := parseFlags(f.flagSet(), args, e); err != nil {
 		return err
 	}
-	base := first(*upstream, e.getenv("PETSTORE_BASE_URL"))
+	base := first(f.upstream, e.getenv("PETSTORE_BASE_URL"))
 	if base == "" {
 		return cli.Usagef("conformance proxy: --upstream URL is required (or set PETSTORE_BASE_URL)")
 	}
@@ -45,24 +58,24 @@ func proxyCommand(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance proxy: --upstream: %v", err)
 	}
-	doc, err := loadSpec("proxy", *specFile)
+	doc, err := loadSpec("proxy", f.spec)
 	if err != nil {
 		return err
 	}
 	var rec *proxy.Recorder
-	if *record != "" {
+	if f.record != "" {
 		rec = proxy.NewRecorder()
 	}
-	p, err := proxy.New(proxy.Config{Upstream: u, Spec: doc, FailOnViolation: *failOn, Log: e.stdout, Record: rec,
+	p, err := proxy.New(proxy.Config{Upstream: u, Spec: doc, FailOnViolation: f.failOn, Log: e.stdout, Record: rec,
 		Secrets: []string{e.getenv("PETSTORE_API_KEY")}})
 	if err != nil {
 		// The library's errors carry its own prefix ("proxy: upstream ...: no host").
 		return cli.Usagef("conformance proxy: %s", strings.TrimPrefix(err.Error(), "proxy: "))
 	}
 	var harOut *os.File
-	if *record != "" {
+	if f.record != "" {
 		// Created now, so that a path that cannot be written fails before the session, not after.
-		if harOut, err = os.Create(*record); err != nil {
+		if harOut, err = os.Create(f.record); err != nil {
 			return cli.Usagef("conformance proxy: --record: %v", err)
 		}
 		defer harOut.Close()
@@ -70,23 +83,38 @@ func proxyCommand(ctx context.Context, e env, args []string) error {
 	if err := reachable(ctx, u); err != nil {
 		return cli.Usagef("conformance proxy: upstream %s is unreachable: %v", u.Redacted(), err)
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		return cli.Usagef("conformance proxy: --listen: %v", err)
 	}
+	if err := serveProxy(ctx, e, p, ln, u); err != nil {
+		return err
+	}
+	return proxySummary(e, p, rec, harOut, f.record)
+}
+
+// serveProxy serves p on ln until ctx ends (the user's interrupt); then in-flight exchanges
+// finish, and stragglers are cut after 5s.
+func serveProxy(ctx context.Context, e env, p *proxy.Proxy, ln net.Listener, u *url.URL) error {
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	fmt.Fprintf(e.stdout, "conformance proxy: listening on http://%s%s, forwarding to %s (report: http://%s%s)\n",
 		ln.Addr(), p.BasePath(), u.Redacted(), ln.Addr(), proxy.ReportPath)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
-	case err = <-served:
+	case err := <-served:
 		return cli.Usagef("conformance proxy: %v", err)
 	case <-ctx.Done():
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = srv.Shutdown(shutdownCtx) // in-flight exchanges finish; stragglers are cut after 5s
+	_ = srv.Shutdown(shutdownCtx)
+	return nil
+}
+
+// proxySummary writes what the session saw and, with --record, its HAR file; exit 1 when an
+// exchange broke the description.
+func proxySummary(e env, p *proxy.Proxy, rec *proxy.Recorder, harOut *os.File, record string) error {
 	sum := p.Summary()
 	if err := sum.WriteText(e.stdout); err != nil {
 		return cli.Usagef("conformance proxy: %v", err)
@@ -98,7 +126,7 @@ func proxyCommand(ctx context.Context, e env, args []string) error {
 		if err := harOut.Close(); err != nil {
 			return cli.Usagef("conformance proxy: --record: %v", err)
 		}
-		fmt.Fprintf(e.stdout, "recorded %s to %s\n", cli.Plural(rec.Len(), "exchange"), *record)
+		fmt.Fprintf(e.stdout, "recorded %s to %s\n", words.Plural(rec.Len(), "exchange"), record)
 	}
 	if sum.Violations > 0 {
 		return cli.Failed("")
@@ -138,7 +166,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 		return err
 	}
 	if len(files) != 1 {
-		return cli.Usagef("conformance check-har: want one HAR file, got %s", cli.Plural(len(files), "argument"))
+		return cli.Usagef("conformance check-har: want one HAR file, got %s", words.Plural(len(files), "argument"))
 	}
 	doc, err := loadSpec("check-har", *specFile)
 	if err != nil {
@@ -162,7 +190,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stdout, fd.String())
 	}
 	if n := sum.Violations - len(sum.Findings); n > 0 {
-		fmt.Fprintf(e.stdout, "(%s not listed)\n", cli.Plural(n, "further violation"))
+		fmt.Fprintf(e.stdout, "(%s not listed)\n", words.Plural(n, "further violation"))
 	}
 	if err := sum.WriteText(e.stdout); err != nil {
 		return cli.Usagef("conformance check-har: %v", err)

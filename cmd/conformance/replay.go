@@ -12,17 +12,42 @@ import (
 	"github.com/petstore/petstore/internal/cli"
 )
 
-func replayCommand(ctx context.Context, e env, args []string) error {
-	var f targetFlags
-	var times int
-	var elsewhere bool
+// replayOpts are replay's flags: the target's, how many times, and whether elsewhere.
+type replayOpts struct {
+	targetFlags
+	times     int
+	elsewhere bool
+}
+
+// flagSet defines replay's flags over f.
+func (f *replayOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	f.register(fs, 0)
 	fs.Lookup("base-url").Usage = "replay against the service at this base `URL` instead of the target the file records (with --elsewhere when it differs)"
 	fs.Lookup("max-creates").Usage = "create at most `N` animals in all the runs together"
 	fs.Lookup("lag").Usage = "a new animal may stay missing from listings and getPet for `D` (default the lag the file records)"
-	fs.BoolVar(&elsewhere, "elsewhere", false, "allow a --base-url other than the target the file records; the report says it was replayed elsewhere")
-	fs.IntVar(&times, "replays", explore.DefaultReplays, "run the sequence `N` times")
+	fs.BoolVar(&f.elsewhere, "elsewhere", false, "allow a --base-url other than the target the file records; the report says it was replayed elsewhere")
+	fs.IntVar(&f.times, "replays", explore.DefaultReplays, "run the sequence `N` times")
+	return fs
+}
+
+// check refuses flags no replay can be made with.
+func (f *replayOpts) check() error {
+	if err := f.targetFlags.check("replay"); err != nil {
+		return err
+	}
+	if f.times < 1 {
+		return cli.Usagef("conformance replay: --replays must be at least 1")
+	}
+	if f.elsewhere && f.baseURL == "" {
+		return cli.Usagef("conformance replay: --elsewhere needs the --base-url to replay against")
+	}
+	return nil
+}
+
+func replayCommand(ctx context.Context, e env, args []string) error {
+	var f replayOpts
+	fs := f.flagSet()
 	var file string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, args = args[0], args[1:]
@@ -36,20 +61,14 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 	if file == "" {
 		return cli.Usagef("conformance replay: want a replay FILE (conformance replay FILE [flags])")
 	}
-	if err := f.check("replay"); err != nil {
+	if err := f.check(); err != nil {
 		return err
-	}
-	if times < 1 {
-		return cli.Usagef("conformance replay: --replays must be at least 1")
-	}
-	if elsewhere && f.baseURL == "" {
-		return cli.Usagef("conformance replay: --elsewhere needs the --base-url to replay against")
 	}
 	rf, err := explore.ReadReplayFile(file)
 	if err != nil {
 		return cli.Usagef("conformance replay: %v", err)
 	}
-	baseURL, err := replayTarget(rf, f.baseURL, elsewhere)
+	baseURL, err := replayTarget(rf, f.baseURL, f.elsewhere)
 	if err != nil {
 		return cli.Usagef("conformance replay: %s: %v", file, err)
 	}
@@ -58,15 +77,11 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer s.stop()
-	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: times,
+	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: f.times,
 		Timeout: f.timeout, MaxWait: f.maxWait, MaxCreates: f.maxCreates, Fresh: s.fresh, InProcess: s.fresh != nil,
 		Provenance: explore.NewProvenance(s.specHash, rf.Provenance.Seed, givenFlags(fs), s.target.APIKey)}, rf)
 	if err != nil {
 		return unable("replay", err)
-	}
-	w, closeOut, err := f.out(e)
-	if err != nil {
-		return cli.Usagef("conformance replay: --output: %v", err)
 	}
 	write := explore.WriteReplayText
 	if f.format == "json" {
@@ -76,12 +91,8 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 			return enc.Encode(rr)
 		}
 	}
-	if err := write(w, rr); err != nil {
-		closeOut()
-		return cli.Usagef("conformance replay: %v", err)
-	}
-	if err := closeOut(); err != nil {
-		return cli.Usagef("conformance replay: --output: %v", err)
+	if err := f.writeOut("replay", e, func(w io.Writer) error { return write(w, rr) }); err != nil {
+		return err
 	}
 	switch {
 	case rr.Failed > 0:

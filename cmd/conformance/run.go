@@ -21,6 +21,7 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -39,8 +40,8 @@ type runFlags struct {
 	rate                                                        float64
 }
 
-func runCommand(ctx context.Context, e env, args []string) error {
-	var f runFlags
+// flagSet defines run's flags over f.
+func (f *runFlags) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the service, ending in /v1; default PETSTORE_BASE_URL, else the reference in-process")
 	fs.StringVar(&f.apiKey, "api-key", "", "API `key` sent as bearer token; default PETSTORE_API_KEY")
@@ -68,11 +69,12 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	fs.IntVar(&f.workers, "workers", conformance.DefaultWorkers, "send at most `N` requests at once: rules, and the cases of a rule, side by side (1: one at a time)")
 	fs.Float64Var(&f.rate, "rate", 0, "send at most `R` requests per second in all, for a shared staging (0: no cap)")
 	fs.DurationVar(&f.maxWait, "max-wait", exchange.DefaultMaxWait, "wait at most this `duration` in all for a target that answers 429 or 503; then it cannot be judged (exit 2)")
-	if err := parseFlags(fs, args, e); err != nil {
-		return err
-	}
-	write, ok := conformance.Formats[f.format]
-	if !ok {
+	return fs
+}
+
+// check refuses flags no run can be made with (exit 2, before anything is sent or written).
+func (f *runFlags) check() error {
+	if _, ok := conformance.Formats[f.format]; !ok {
 		return cli.Usagef("conformance run: unknown --format %q (%s)", f.format, formatNames())
 	}
 	if f.timeout <= 0 {
@@ -96,31 +98,30 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if f.minCoverage < 0 || f.minCoverage > 100 {
 		return cli.Usagef("conformance run: --min-coverage %g: want a percentage from 0 to 100", f.minCoverage)
 	}
-	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
-		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
-		Workers: f.workers, Rate: f.rate, MaxWait: f.maxWait}
+	return nil
+}
+
+func runCommand(ctx context.Context, e env, args []string) error {
+	var f runFlags
+	fs := f.flagSet()
+	if err := parseFlags(fs, args, e); err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	write := conformance.Formats[f.format]
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
+	opts, err := f.options(fs, target.APIKey)
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
 	notRun := func(err error) error {
 		writeReports(e, f, write, conformance.NotRunReport(target, opts, err), true)
 		return cli.Usagef("%v", err)
 	}
-	var err error
-	if f.waivers != "" {
-		if opts.Waivers, err = conformance.ReadWaivers(f.waivers); err != nil {
-			return notRun(err)
-		}
-	}
-	if opts.Now, err = parseNow(f.now); err != nil {
+	if err != nil {
 		return notRun(err)
 	}
-	if opts.Facts, err = loadFacts("run", f.spec); err != nil {
-		return notRun(err)
-	}
-	opts.Spec = opts.Facts.Doc
-	prov := provenance(fs, f.spec, target.APIKey)
-	opts.Provenance = &prov
 	// The catalogue as the runner will build it, selected before a reference server is
 	// started for the run; the progress lines follow it.
 	all := rules.All(opts.Facts)
@@ -158,6 +159,36 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if err := writeReports(e, f, write, rep, false); err != nil {
 		return err
 	}
+	return runVerdict(e, rep)
+}
+
+// options are the run's options as the flags give them, with the waivers, the clock and the
+// facts read; on an error, as far as they got (a report that the run was not made needs them).
+func (f *runFlags) options(fs *flag.FlagSet, apiKey string) (conformance.Options, error) {
+	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
+		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
+		Workers: f.workers, Rate: f.rate, MaxWait: f.maxWait}
+	var err error
+	if f.waivers != "" {
+		if opts.Waivers, err = conformance.ReadWaivers(f.waivers); err != nil {
+			return opts, err
+		}
+	}
+	if opts.Now, err = parseNow(f.now); err != nil {
+		return opts, err
+	}
+	if opts.Facts, err = loadFacts("run", f.spec); err != nil {
+		return opts, err
+	}
+	opts.Spec = opts.Facts.Doc
+	prov := provenance(fs, f.spec, apiKey)
+	opts.Provenance = &prov
+	return opts, nil
+}
+
+// runVerdict is how a run that reached its end exits, its reports written: 0 when
+// conforming, 1 with the gates that failed, 2 when every selected rule was skipped.
+func runVerdict(e env, rep *conformance.Report) error {
 	if ciLog(e) {
 		writeUnjudged(e.stderr, rep)
 	}
@@ -311,7 +342,7 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 	}
 	c := rep.Counts
 	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %s, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
-		rep.Verdict, cli.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+		rep.Verdict, words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
 	return err
 }
 

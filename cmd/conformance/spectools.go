@@ -14,6 +14,7 @@ import (
 	"github.com/petstore/petstore/conformance/lint"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -47,7 +48,7 @@ func lintCommand(_ context.Context, e env, args []string) error {
 		}
 	}
 	if errs > 0 {
-		return cli.Failed("conformance lint: %s, %s", cli.Plural(errs, "error"), cli.Plural(len(findings)-errs, "warning"))
+		return cli.Failed("conformance lint: %s, %s", words.Plural(errs, "error"), words.Plural(len(findings)-errs, "warning"))
 	}
 	return nil
 }
@@ -83,7 +84,7 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	}
 	switch {
 	case len(files) != 2:
-		return cli.Usagef("conformance diff: want BASE and HEAD, got %s", cli.Plural(len(files), "file"))
+		return cli.Usagef("conformance diff: want BASE and HEAD, got %s", words.Plural(len(files), "file"))
 	case files[0] == "-" && files[1] == "-":
 		return cli.Usagef("conformance diff: only one of BASE and HEAD can be read from stdin")
 	case *format != "text" && *format != "json":
@@ -108,7 +109,7 @@ func diffCommand(_ context.Context, e env, args []string) error {
 		return cli.Usagef("conformance diff: %v", err)
 	}
 	if n := diff.Breaking(changes); n > 0 && !*allow {
-		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", cli.Plural(n, "breaking change"))
+		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))
 	}
 	return nil
 }

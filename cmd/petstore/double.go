@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
 )
 
@@ -93,7 +93,7 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 		on = append(on, fmt.Sprintf("rate limit %d/s", cfg.Double.RateLimit))
 	}
 	if cfg.Double.Journal > 0 {
-		on = append(on, "journal of "+cli.Plural(cfg.Double.Journal, "request"))
+		on = append(on, "journal of "+words.Plural(cfg.Double.Journal, "request"))
 	}
 	if len(on) == 0 {
 		return ""

@@ -34,6 +34,7 @@ import (
 
 	"github.com/petstore/petstore/internal/buildinfo"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -152,10 +153,57 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer tick.Stop()
 	serverLog := newBatchLog(stderr, tick.C)
 	defer serverLog.Close()
-	cfg := reference.Config{
+	cfg, keys, err := o.config(getenv, serverLog)
+	if err != nil {
+		return err
+	}
+	srv, err := reference.New(cfg)
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+	base, err := spec.BasePath(spec.MustLoad())
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return cli.Usagef("petstore: %v", err)
+	}
+	hs := newHTTPServer(srv, o.limits, serverLog)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(len(cfg.Seed), "animal"))
+	fmt.Fprintln(stdout, keys)
+	if line := o.double.describe(cfg); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
+
+	select {
+	case err := <-served:
+		return cli.Usagef("petstore: %v", err)
+	case <-ctx.Done():
+	}
+	err = shutdown(hs, o.limits.shutdownTimeout, stdout)
+	_ = serverLog.Close() // the requests in flight have finished: their lines are the last
+	// After the requests in flight: the report counts them too.
+	if rerr := o.double.writeClientReport(srv, stdout); rerr != nil && err == nil {
+		err = cli.Failed("petstore: %v", rerr)
+	}
+	return err
+}
+
+// config is the reference server's configuration from the flags and, where they give none,
+// the environment (PETSTORE_API_KEYS, PETSTORE_ADMIN_KEY; a random key when neither names
+// one); keys is the line that says where the API keys came from.
+func (o options) config(getenv func(string) string, log io.Writer) (cfg reference.Config, keys string, err error) {
+	cfg = reference.Config{
 		APIKeys:      o.apiKeys,
 		AdminKey:     o.adminKey,
-		Log:          serverLog,
+		Log:          log,
 		MaxBodyBytes: o.maxBody,
 		MaxPets:      o.maxPets,
 		NoValidation: o.noValidation,
@@ -180,54 +228,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cfg.AdminKey = getenv("PETSTORE_ADMIN_KEY")
 	}
 	if err := o.double.config(&cfg, cfg.AdminKey != ""); err != nil {
-		return cli.Usagef("petstore serve: %v", err)
+		return cfg, "", cli.Usagef("petstore serve: %v", err)
 	}
 	if o.seed != "" {
 		if cfg.Seed, err = reference.LoadSeed(o.seed); err != nil {
-			return cli.Usagef("petstore: %v", err)
+			return cfg, "", cli.Usagef("petstore: %v", err)
 		}
 	}
-	srv, err := reference.New(cfg)
-	if err != nil {
-		return cli.Usagef("petstore: %v", err)
-	}
-	base, err := spec.BasePath(spec.MustLoad())
-	if err != nil {
-		return cli.Usagef("petstore: %v", err)
-	}
-
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return cli.Usagef("petstore: %v", err)
-	}
-	hs := newHTTPServer(srv, o.limits, serverLog)
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-
-	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, cli.Plural(len(cfg.Seed), "animal"))
 	if generated {
-		fmt.Fprintf(stdout, "petstore: API key: %s\n", cfg.APIKeys[0])
-	} else {
-		fmt.Fprintf(stdout, "petstore: %s from %s\n", cli.Plural(len(cfg.APIKeys), "API key"), keySource)
+		return cfg, "petstore: API key: " + cfg.APIKeys[0], nil
 	}
-	if line := o.double.describe(cfg); line != "" {
-		fmt.Fprintln(stdout, line)
-	}
-
-	select {
-	case err := <-served:
-		return cli.Usagef("petstore: %v", err)
-	case <-ctx.Done():
-	}
-	err = shutdown(hs, o.limits.shutdownTimeout, stdout)
-	_ = serverLog.Close() // the requests in flight have finished: their lines are the last
-	// After the requests in flight: the report counts them too.
-	if rerr := o.double.writeClientReport(srv, stdout); rerr != nil && err == nil {
-		err = cli.Failed("petstore: %v", rerr)
-	}
-	return err
+	return cfg, fmt.Sprintf("petstore: %s from %s", words.Plural(len(cfg.APIKeys), "API key"), keySource), nil
 }
 
 // baseURL is the address clients use; a wildcard listen address is reached on loopback.

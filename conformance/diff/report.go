@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // String formats the change as `conformance diff` prints it:
@@ -36,7 +36,7 @@ func writeText(w io.Writer, changes []Change) error {
 		b.WriteString("no changes\n")
 	} else {
 		n := Breaking(changes)
-		fmt.Fprintf(&b, "%s: %d breaking, %d non-breaking\n", cli.Plural(len(changes), "change"), n, len(changes)-n)
+		fmt.Fprintf(&b, "%s: %d breaking, %d non-breaking\n", words.Plural(len(changes), "change"), n, len(changes)-n)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

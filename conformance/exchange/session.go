@@ -9,10 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -74,156 +72,15 @@ type Session struct {
 // Redact replaces every known form of the key in str.
 func (s *Session) Redact(str string) string { return s.red.text(str) }
 
-// Recorder collects one rule's failures and exchanges. It is safe for concurrent use.
-type Recorder struct {
-	mu        sync.Mutex
-	redact    func(string) string
-	failures  []report.Failure
-	exchanges []report.Exchange
-	// noAnswer is why the latest request got no response (refused, reset, timed out): the
-	// rule is then inconclusive, not failed.
-	noAnswer string
-	// notSent is why the guard kept the latest request from the target, until read.
-	notSent string
-	// accounted: the latest request's failure to get a whole answer is recorded as a
-	// finding already (a dropped connection, a body cut short).
-	accounted bool
-	// tag is the generated case being judged, if any: its failures carry its words.
-	tag *caseTag
-}
-
-// caseTag is what a failure recorded during a generated case carries.
-type caseTag struct{ words, section, verdict, reason string }
-
-// NewRecorder returns a recorder whose texts pass through redact.
-func NewRecorder(redact func(string) string) *Recorder { return &Recorder{redact: redact} }
-
-// Scratch returns an empty recorder that redacts as r does: shrinking tries candidates
-// without reporting them.
-func (r *Recorder) Scratch() *Recorder { return NewRecorder(r.redact) }
-
-// SetCase makes the failures recorded from now on carry a generated case's words, section,
-// verdict and reasoning; empty words end the case.
-func (r *Recorder) SetCase(words, section, verdict, reason string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.tag = nil
-	if words != "" {
-		r.tag = &caseTag{words, section, verdict, reason}
-	}
-}
-
-// NotSent is why the guard kept the latest request from the target ("" if it went), and
-// forgets it: a case that was not sent is counted as such once.
-func (r *Recorder) NotSent() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	why := r.notSent
-	r.notSent = ""
-	return why
-}
-
-// Accounted reports whether the latest request's want of an answer is said already: the
-// guard kept it from the target (without forgetting it, as NotSent does), or its dropped
-// connection or cut body is a finding recorded.
-func (r *Recorder) Accounted() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.notSent != "" || r.accounted
-}
-
-// Answered reports whether every request so far got an answer.
-func (r *Recorder) Answered() bool { return r.NoAnswer() == "" }
-
-// NoAnswer is why the latest request got no response, or "".
-func (r *Recorder) NoAnswer() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.noAnswer
-}
-
-// FailAt records f against the exchange with index i (a failure judged later than its
-// exchange).
-func (r *Recorder) FailAt(f report.Failure, i int) {
-	r.Fail(f)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.failures[len(r.failures)-1].Exchange = i
-}
-
-// ExchangeCount is the number of exchanges recorded so far.
-func (r *Recorder) ExchangeCount() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.exchanges)
-}
-
-// Fail records f against the latest exchange, which is the one an assertion concerns:
-// checks are sequential.
-func (r *Recorder) Fail(f report.Failure) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	f.Message, f.Expected, f.Actual = r.redact(f.Message), r.redact(f.Expected), r.redact(f.Actual)
-	f.Exchange = len(r.exchanges) - 1
-	if r.tag != nil {
-		f.Case, f.CaseSection, f.Verdict, f.Reasoning = r.redact(r.tag.words), r.tag.section, r.tag.verdict, r.tag.reason
-	}
-	r.failures = append(r.failures, f)
-}
-
-func (r *Recorder) add(ex report.Exchange) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.accounted = false
-	r.exchanges = append(r.exchanges, ex)
-}
-
-// Failed reports whether a failure was recorded.
-func (r *Recorder) Failed() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.failures) > 0
-}
-
-// Strongest is the strongest level of the failures recorded so far; ok is false when there
-// are none.
-func (r *Recorder) Strongest() (level report.Severity, ok bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	level, i := report.Strongest(r.failures)
-	return level, i >= 0
-}
-
-// Results returns what was recorded.
-func (r *Recorder) Results() ([]report.Failure, []report.Exchange) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures, r.exchanges
-}
-
 // Do sends req for a rule: with a per-request timeout, a capped body, the exchange recorded
 // and the response validated against the spec. open relaxes validation for probes of what
 // the document leaves open.
 func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Response, error) {
 	s.WithBaseQuery(req.URL)
 	s.AddHeaders(req.Header)
-	var reqBody []byte
-	if req.Body != nil {
-		var err error
-		reqBody, err = io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
-		req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		// A known length: the body goes out with Content-Length (an empty one with
-		// Content-Length: 0), never chunked, as the curl line repeats it.
-		req.ContentLength = int64(len(reqBody))
-		req.Body = io.NopCloser(bytes.NewReader(reqBody))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
-		if len(reqBody) == 0 {
-			req.Body = http.NoBody
-			req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
-		}
+	reqBody, err := bufferBody(req)
+	if err != nil {
+		return nil, err
 	}
 	rt := s.route(req)
 	if err := s.permit(req, &rt); err != nil {
@@ -248,36 +105,7 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		return nil, err
 	}
 	if err != nil {
-		ex.Error = s.Redact(err.Error())
-		rec.add(ex)
-		var ne net.Error
-		timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
-		switch {
-		case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
-			// The run stops: the runner says why, for this rule as for the rest.
-		case !s.answers(req.Context()):
-			// Nor does the target answer a plain listing: it is gone, and the session stopped.
-		case dropped(err):
-			// The target answers others but closed this request's connection without an
-			// answer (on a fresh connection, if the first was a reused one): a crash of
-			// this request, and a finding like any other.
-			rec.Fail(report.Failure{Message: "the target closed the connection without an answer (it answers other requests)",
-				Location: "connection", Expected: "an HTTP answer", Actual: ex.Error})
-			rec.mu.Lock()
-			rec.accounted = true
-			rec.mu.Unlock()
-			return nil, errors.New(ex.Error)
-		}
-		rec.mu.Lock()
-		rec.noAnswer = "no answer from the target: " + ex.Error
-		if timedOut && req.Context().Err() == nil {
-			rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
-		}
-		if h := s.Halted(); h != nil {
-			rec.noAnswer = "not judged: " + h.Error()
-		}
-		rec.mu.Unlock()
-		return nil, errors.New(ex.Error)
+		return nil, s.unanswered(rec, req, ex, err)
 	}
 	ex.Response = s.response(resp, body)
 	if truncated {
@@ -291,6 +119,65 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 		rec.Fail(f)
 	}
 	return resp, nil
+}
+
+// bufferBody reads req's body (at most maxResponseBytes) so that it can be recorded and
+// sent again, and returns it.
+func bufferBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil {
+		return nil, nil
+	}
+	reqBody, err := io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	// A known length: the body goes out with Content-Length (an empty one with
+	// Content-Length: 0), never chunked, as the curl line repeats it.
+	req.ContentLength = int64(len(reqBody))
+	req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
+	if len(reqBody) == 0 {
+		req.Body = http.NoBody
+		req.GetBody = func() (io.ReadCloser, error) { return http.NoBody, nil }
+	}
+	return reqBody, nil
+}
+
+// unanswered records ex, a request that got no answer (err), and returns the error Do
+// returns: a finding when the target dropped this request alone, otherwise why the rule
+// could not be judged.
+func (s *Session) unanswered(rec *Recorder, req *http.Request, ex report.Exchange, err error) error {
+	ex.Error = s.Redact(err.Error())
+	rec.add(ex)
+	var ne net.Error
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+	switch {
+	case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
+		// The run stops: the runner says why, for this rule as for the rest.
+	case !s.answers(req.Context()):
+		// Nor does the target answer a plain listing: it is gone, and the session stopped.
+	case dropped(err):
+		// The target answers others but closed this request's connection without an
+		// answer (on a fresh connection, if the first was a reused one): a crash of
+		// this request, and a finding like any other.
+		rec.Fail(report.Failure{Message: "the target closed the connection without an answer (it answers other requests)",
+			Location: "connection", Expected: "an HTTP answer", Actual: ex.Error})
+		rec.mu.Lock()
+		rec.accounted = true
+		rec.mu.Unlock()
+		return errors.New(ex.Error)
+	}
+	rec.mu.Lock()
+	rec.noAnswer = "no answer from the target: " + ex.Error
+	if timedOut && req.Context().Err() == nil {
+		rec.noAnswer = fmt.Sprintf("no answer from the target within %s (--timeout): %s", s.timeout, ex.Error)
+	}
+	if h := s.Halted(); h != nil {
+		rec.noAnswer = "not judged: " + h.Error()
+	}
+	rec.mu.Unlock()
+	return errors.New(ex.Error)
 }
 
 // WithBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so
@@ -485,152 +372,4 @@ func (s *Session) response(resp *http.Response, body []byte) *report.ExchangeRes
 	}
 	out.Body = s.Redact(string(body))
 	return out
-}
-
-// curl writes a command that repeats req; the key comes from the environment.
-func (s *Session) curl(req *http.Request, body []byte) string {
-	var b strings.Builder
-	b.WriteString("curl -sS -i")
-	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
-		b.WriteString(" -X " + req.Method)
-	}
-	keys := make([]string, 0, len(req.Header))
-	for k := range req.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range req.Header[k] {
-			if strings.TrimSpace(v) == "" {
-				// curl drops a header given as "Name: " and sends an empty one given as "Name;".
-				b.WriteString(" -H " + shellQuote(k+";"))
-				continue
-			}
-			if http.CanonicalHeaderKey(k) == "Authorization" {
-				b.WriteString(" -H " + s.red.authCurl(v))
-				continue
-			}
-			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
-		}
-	}
-	pipe := ""
-	switch {
-	case len(body) > 0 && unprintable(body) && !strings.Contains(s.Redact(string(body)), report.KeyPlaceholder):
-		// Bytes that are not UTF-8, and control characters, cannot stand in a report or a
-		// terminal as they are: printf writes them from octal escapes (POSIX), and curl
-		// reads them from its input.
-		pipe = "printf " + printfFormat(s.Redact(string(body))) + " | "
-		b.WriteString(" --data-binary @-")
-	case len(body) > 0:
-		b.WriteString(" --data-binary " + shellQuote(s.Redact(string(body))))
-	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
-		// What Go sends for an empty body of these methods; curl sends none without it.
-		b.WriteString(" -H 'Content-Length: 0'")
-	}
-	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
-	return pipe + b.String()
-}
-
-// unprintable reports whether body holds bytes that are not UTF-8 or control characters
-// other than tab, line feed and carriage return.
-func unprintable(body []byte) bool {
-	if !utf8.Valid(body) {
-		return true
-	}
-	return bytes.ContainsFunc(body, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
-}
-
-// printfFormat is a single-quoted printf format that writes body byte for byte: printable
-// ASCII as it is (% and \ doubled), every other byte as an octal escape.
-func printfFormat(body string) string {
-	var b strings.Builder
-	b.WriteByte('\'')
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '%':
-			b.WriteString("%%")
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\'' || c < 0x20 || c >= 0x7f:
-			fmt.Fprintf(&b, `\%03o`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
-}
-
-// shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
-// double-quoted so that the shell expands it (as ${PETSTORE_API_KEY} where a letter, digit
-// or underscore follows, which would otherwise lengthen the variable's name); everything
-// else is single-quoted.
-func shellQuote(str string) string {
-	parts := strings.Split(str, report.KeyPlaceholder)
-	word := make([]string, 0, 2*len(parts)-1)
-	for i, p := range parts {
-		if i > 0 {
-			word = append(word, keyVar(p))
-		}
-		word = append(word, p)
-	}
-	return shellWord(word...)
-}
-
-// keyVar is the expansion of the key variable before the text next.
-func keyVar(next string) string {
-	if next != "" && strings.IndexByte(nameBytes, next[0]) >= 0 {
-		return "${" + strings.TrimPrefix(report.KeyPlaceholder, "$") + "}"
-	}
-	return report.KeyPlaceholder
-}
-
-// nameBytes are the bytes of a shell variable's name.
-const nameBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
-
-// shellWord quotes one word for a POSIX shell from parts that alternate between text, kept
-// as it is, and shell expansions ($VAR, $(...)), which the shell performs: text at the even
-// indexes, expansions at the odd ones. A word without expansions is single-quoted.
-func shellWord(parts ...string) string {
-	if len(parts) == 1 {
-		return "'" + strings.ReplaceAll(parts[0], "'", `'\''`) + "'"
-	}
-	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
-	var b strings.Builder
-	b.WriteByte('"')
-	for i, p := range parts {
-		if i%2 == 0 {
-			p = esc.Replace(p)
-		}
-		b.WriteString(p)
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// FailureCount is the number of failures recorded so far.
-func (r *Recorder) FailureCount() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.failures)
-}
-
-// Absorb appends what src recorded to r, its failures pointing at their exchanges' new
-// places; a request src got no answer to is then r's too. src must be an *exchange.Recorder
-// no one records into any more (a generated case's, merged in order).
-func (r *Recorder) Absorb(s *Recorder) {
-	failures, exchanges := s.Results()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	offset := len(r.exchanges)
-	r.exchanges = append(r.exchanges, exchanges...)
-	for _, f := range failures {
-		if f.Exchange >= 0 {
-			f.Exchange += offset
-		}
-		r.failures = append(r.failures, f)
-	}
-	if na := s.NoAnswer(); na != "" {
-		r.noAnswer = na
-	}
 }

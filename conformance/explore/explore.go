@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -147,36 +146,43 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index, AfterSeconds: found.after.Seconds(),
 		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
 	if ctx.Err() == nil {
-		post := &budget{max: int64(cfg.MaxCreates)}
-		before := r.requests()
-		shrinkStart := time.Now()
-		s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
-		fd.ShrinkRuns, fd.Trace = s.runs, s.trace
-		fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
-		shrinkCreated := post.used.Load()
-		post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
-		s.creates = post
-		var res replayResult
-		fd.Shrunk, res, fd.ClassNote = s.settle(cfg.Replays)
-		fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
-		if res.trace != nil {
-			fd.Trace = res.trace
-		}
-		postCreated := shrinkCreated + post.used.Load()
-		// Without a fresh target for each run, shrinking and the replays met the store as the
-		// exploration (and the runs before) left it: the sequence may need that state.
-		if cfg.Fresh == nil && stop.created+postCreated > 0 {
-			fd.StateChanged = true
-			post = &budget{max: int64(cfg.MaxCreates)}
-			fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
-			postCreated += post.used.Load()
-		}
-		rep.PostRequests = r.requests() - before
-		rep.PostCreated = postCreated
+		shrinkFinding(ctx, r, cfg, rep, &fd, found, stop.created)
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
 	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
+}
+
+// shrinkFinding shrinks the sequence of fd, replays the shrunk one to class it and, when the
+// store had changed (explored: the animals the exploration created), plays it once more on
+// a fresh store; rep counts the requests and creates this took.
+func shrinkFinding(ctx context.Context, r *runner, cfg Config, rep *Report, fd *Finding, found *found, explored int64) {
+	post := &budget{max: int64(cfg.MaxCreates)}
+	before := r.requests()
+	shrinkStart := time.Now()
+	s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
+	fd.ShrinkRuns, fd.Trace = s.runs, s.trace
+	fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
+	shrinkCreated := post.used.Load()
+	post = &budget{max: int64(cfg.MaxCreates)} // the replays get a budget of their own
+	s.creates = post
+	var res replayResult
+	fd.Shrunk, res, fd.ClassNote = s.settle(cfg.Replays)
+	fd.Replays, fd.ReplaysFailed, fd.ShrunkViolation = res.runs, res.failed, res.violation
+	if res.trace != nil {
+		fd.Trace = res.trace
+	}
+	postCreated := shrinkCreated + post.used.Load()
+	// Without a fresh target for each run, shrinking and the replays met the store as the
+	// exploration (and the runs before) left it: the sequence may need that state.
+	if cfg.Fresh == nil && explored+postCreated > 0 {
+		fd.StateChanged = true
+		post = &budget{max: int64(cfg.MaxCreates)}
+		fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
+		postCreated += post.used.Load()
+	}
+	rep.PostRequests = r.requests() - before
+	rep.PostCreated = postCreated
 }
 
 // FreshCheck is how the shrunk sequence of a finding went when played once more after a
@@ -267,7 +273,10 @@ const (
 	StopCannotJudge = "cannot judge"
 )
 
-// explorePhase runs the workers with freshly drawn steps and returns what they sent.
+// explorePhase runs the workers with freshly drawn steps and returns what they sent. It is
+// long because the workers' loop and the stop that follows share the phase's state by
+// closure (the sequence, when each step was sent and answered, the step each worker had in
+// flight when a finding cancelled the run); split, each part would take all of it.
 func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found, stopInfo) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -352,223 +361,4 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		info.reason = StopInterrupt
 	}
 	return seq, first, info
-}
-
-// timeline is the schedule of the steps as they ran: their sends and answers in the order of
-// the counts sent and answered (one count for the sends and answers of all workers).
-func timeline(seq Sequence, sent, answered [][]int64) Timeline {
-	type at struct {
-		n int64
-		e Event
-	}
-	var all []at
-	for w, steps := range seq.Workers {
-		for i := range steps {
-			all = append(all, at{sent[w][i], Event{Worker: w}}, at{answered[w][i], Event{Worker: w, Answer: true}})
-		}
-	}
-	sort.Slice(all, func(a, b int) bool { return all[a].n < all[b].n })
-	t := make(Timeline, len(all))
-	for i, a := range all {
-		t[i] = a.e
-	}
-	return t
-}
-
-// serial is seq with its steps one at a time, in the order of at (a count per step): each
-// worker keeps its steps, and with them the ids it was answered and its latest listing (which
-// a getPet by position reads), but no step overlaps another.
-func serial(seq Sequence, at [][]int64) Sequence {
-	type pos struct{ w, i int }
-	var all []pos
-	for w, steps := range seq.Workers {
-		for i := range steps {
-			all = append(all, pos{w, i})
-		}
-	}
-	sort.Slice(all, func(a, b int) bool { return at[all[a].w][all[a].i] < at[all[b].w][all[b].i] })
-	out := Sequence{Workers: seq.Workers}
-	for _, p := range all {
-		out.Timeline = append(out.Timeline, Event{Worker: p.w}, Event{Worker: p.w, Answer: true})
-	}
-	return out.normal()
-}
-
-// createsFirst runs the createPet steps of a sequence whose steps run one at a time before
-// the others, each group in its order (each worker's steps reordered, its references
-// renumbered): every animal is then stored before any read that might have seen it.
-func createsFirst(seq Sequence) Sequence {
-	out := Sequence{Workers: make([][]Step, len(seq.Workers))}
-	for w, steps := range seq.Workers {
-		index := make([]int, len(steps))
-		for pass := range 2 {
-			for i, st := range steps {
-				if (st.Op == opCreate) == (pass == 0) {
-					index[i] = len(out.Workers[w])
-					out.Workers[w] = append(out.Workers[w], st)
-				}
-			}
-		}
-		for i, st := range out.Workers[w] {
-			if st.Ref != nil {
-				out.Workers[w][i].Ref = ptr(index[*st.Ref])
-			}
-		}
-	}
-	var sends []Event // of the creates, then of the rest
-	for pass := range 2 {
-		next := make([]int, len(seq.Workers))
-		for _, e := range seq.schedule() {
-			if !e.Answer {
-				if (seq.Workers[e.Worker][next[e.Worker]].Op == opCreate) == (pass == 0) {
-					sends = append(sends, e)
-				}
-				next[e.Worker]++
-			}
-		}
-	}
-	for _, e := range sends {
-		out.Timeline = append(out.Timeline, e, Event{Worker: e.Worker, Answer: true})
-	}
-	return out.normal()
-}
-
-// merge orders the exchanges of all workers by the time they were sent.
-func merge(traces [][]Exchange) []Exchange {
-	var out []Exchange
-	for _, t := range traces {
-		out = append(out, t...)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].start.Before(out[j].start) })
-	return out
-}
-
-// play runs a fixed sequence with a fresh model by its timeline (see Sequence.Timeline):
-// each step is sent when the events before its send are done, so a step waits for the
-// answers that came before it and overlaps the steps it overlapped. It stops at the first
-// violation; err is set when the sequence could not be run to its end or to a finding.
-// Shrinking, the replays of a finding and conformance replay all run sequences here.
-func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
-	if r.fresh != nil {
-		t, stop, err := r.fresh()
-		if err != nil {
-			return nil, nil, fmt.Errorf("a fresh target: %w", err)
-		}
-		defer stop()
-		own := *r
-		if err := own.open(t); err != nil {
-			return nil, nil, fmt.Errorf("a fresh target: %w", err)
-		}
-		defer own.done(r.c)
-		r = &own
-		// The same first request as the exploration's, so that a fault that counts requests
-		// meets the steps at the same counts.
-		if err := r.preflight(ctx); err != nil {
-			return nil, nil, err
-		}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	m := newModel(r.f, lag)
-	var once sync.Once
-	var first *found
-	var firstErr error
-	n := len(seq.Workers)
-	workers, next, traces := make([]*worker, n), make([]int, n), make([][]Exchange, n)
-	answered := make([]chan struct{}, n) // closed when the worker's step in flight is answered
-	for w := range workers {
-		workers[w] = newWorker(w)
-	}
-	run := func(w, i int) {
-		ex, v, err := r.exec(ctx, m, creates, workers[w], i, seq.Workers[w][i])
-		if err != nil {
-			once.Do(func() { firstErr = err; cancel() })
-			return
-		}
-		traces[w] = append(traces[w], ex)
-		if v != nil {
-			once.Do(func() { first = &found{v: v, worker: w, index: i}; cancel() })
-		}
-	}
-	var wg sync.WaitGroup
-	events := seq.schedule()
-	for k := 0; k < len(events) && ctx.Err() == nil; k++ {
-		e := events[k]
-		i := next[e.Worker]
-		switch {
-		case e.Answer:
-			<-answered[e.Worker]
-		case k+1 < len(events) && events[k+1] == Event{Worker: e.Worker, Answer: true}:
-			run(e.Worker, i) // nothing overlaps it
-			next[e.Worker]++
-			k++
-		default:
-			done := make(chan struct{})
-			answered[e.Worker] = done
-			next[e.Worker]++
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer close(done)
-				run(e.Worker, i)
-			}()
-		}
-	}
-	wg.Wait()
-	if first != nil {
-		return first, merge(traces), nil
-	}
-	return nil, merge(traces), firstErr
-}
-
-type replayResult struct {
-	runs, failed int
-	trace        []Exchange // of the first failing run
-	violation    *Violation
-	err          error
-}
-
-// replay runs seq times times and counts the runs that meet a violation (of any rule: a
-// replay against a changed service may fail differently). It is how conformance replay runs
-// a replay file, and how a shrunk finding is confirmed and classified before its file is
-// written.
-func replay(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence, times int) replayResult {
-	var res replayResult
-	for range times {
-		fd, trace, err := play(ctx, r, lag, creates, seq)
-		if err != nil {
-			res.err = err
-			break
-		}
-		res.runs++
-		if fd != nil {
-			res.failed++
-			if res.trace == nil {
-				res.trace, res.violation = trace, fd.v
-			}
-		}
-	}
-	return res
-}
-
-// Classes of a finding, from its replays.
-const (
-	Deterministic = "deterministic"
-	Intermittent  = "intermittent"
-	NotReproduced = "not reproduced"
-	NotReplayed   = "not replayed"
-)
-
-// classOf classifies failed of runs replays; intermittent says that the fault is known to be
-// intermittent (a race, or a shorter form passed some replays) even if every replay failed.
-func classOf(runs, failed int, intermittent bool) string {
-	switch {
-	case runs == 0:
-		return NotReplayed
-	case failed == runs && !intermittent:
-		return Deterministic
-	case failed > 0:
-		return Intermittent
-	}
-	return NotReproduced
 }

@@ -3,9 +3,9 @@ package explore
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -73,35 +74,16 @@ func bigStoreFails(next http.Handler) http.Handler {
 // filterIgnored ignores the status filter of a listing for one value: a fault any store shows
 // once it holds an animal of another status.
 func filterIgnored(value string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if q := r.URL.Query(); r.Method == http.MethodGet && q.Get("status") == value {
-				q.Del("status")
-				r = r.Clone(r.Context())
-				r.URL.RawQuery = q.Encode()
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return kit.Query(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Query().Get("status") == value },
+		func(q url.Values) { q.Del("status") })
 }
 
 // wrongStatus stores an animal created with one status value with another: a fault any
 // store shows, the first time.
 func wrongStatus(from, to string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/pets") {
-				body, err := io.ReadAll(r.Body)
-				if err != nil {
-					return
-				}
-				body = bytes.ReplaceAll(body, []byte(`"status":"`+from+`"`), []byte(`"status":"`+to+`"`))
-				r = r.Clone(r.Context())
-				r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return kit.Body(kit.IsCreate, func(_ *http.Request, b []byte) []byte {
+		return bytes.ReplaceAll(b, []byte(`"status":"`+from+`"`), []byte(`"status":"`+to+`"`))
+	})
 }
 
 func findOne(t *testing.T, cfg Config) (*Report, Finding) {

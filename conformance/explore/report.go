@@ -8,6 +8,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/internal/buildinfo"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Provenance is what a report needs to reproduce its run: the harness that made it, the
@@ -143,7 +144,7 @@ func WriteText(w io.Writer, rep *Report) error {
 	}
 	switch {
 	case len(rep.Findings) > 0:
-		fmt.Fprintf(&b, "%s: NOT CONFORMING\n", plural(len(rep.Findings), "finding"))
+		fmt.Fprintf(&b, "%s: NOT CONFORMING\n", words.Plural(len(rep.Findings), "finding"))
 	case rep.StoppedBy == StopInterrupt:
 		b.WriteString("0 findings in what ran: INTERRUPTED\n")
 	case rep.StoppedBy == StopCannotJudge:

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Step is one request of a worker's sequence, as data: a replay file is a list of them per
@@ -105,16 +107,9 @@ func (s Sequence) Len() int {
 // Size is "N steps" or "W workers, N steps".
 func (s Sequence) Size() string {
 	if len(s.Workers) == 1 {
-		return plural(s.Len(), "step")
+		return words.Plural(s.Len(), "step")
 	}
-	return plural(len(s.Workers), "worker") + ", " + plural(s.Len(), "step")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return words.Plural(len(s.Workers), "worker") + ", " + words.Plural(s.Len(), "step")
 }
 
 // String is the step in one line, the way the text report lists a sequence.

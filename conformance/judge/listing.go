@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -103,12 +104,7 @@ func (l Listing) Judge(pets []map[string]any) []report.Failure {
 }
 
 // Animals says "1 animal" or "n animals".
-func Animals(n int64) string {
-	if n == 1 {
-		return "1 animal"
-	}
-	return fmt.Sprintf("%d animals", n)
-}
+func Animals(n int64) string { return words.Plural(int(n), "animal") }
 
 // IDOf is p's id as the target wrote it, and whether it is an integer (int64).
 func IDOf(p map[string]any) (string, bool) {

@@ -9,17 +9,21 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
+// createMutants are the faults of createPet. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func createMutants(f *facts) []Mutant {
 	return []Mutant{
 		{
 			Name:  "create-200",
 			Fault: "A created animal is answered with 200 OK instead of 201 Created.",
 			Catch: []string{"createPet/valid"},
-			Wrap: onSuccess(isCreate, func(rp *reply) {
-				if rp.status == http.StatusCreated {
-					rp.status = http.StatusOK
+			Wrap: kit.OnSuccess(kit.IsCreate, func(rp *kit.Reply) {
+				if rp.Status == http.StatusCreated {
+					rp.Status = http.StatusOK
 				}
 			}),
 		},
@@ -27,15 +31,15 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-no-id",
 			Fault: "The 201 body echoes the animal sent without the id the service assigned.",
 			Catch: []string{"createPet/valid"},
-			Wrap:  onSuccess(isCreate, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "id") })) }),
+			Wrap:  kit.OnSuccess(kit.IsCreate, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "id") })) }),
 		},
 		{
 			Name: "create-id-reused",
 			Fault: fmt.Sprintf("The id is the size of the first page plus one (a count capped at the default limit), "+
 				"so once %d animals exist every new one is reported as %d.", f.limit.Default, f.limit.Default+1),
 			Catch: []string{"createPet/ids-unique", "createPet/valid", "getPet/created-returned"},
-			Wrap: onSuccess(isCreate, func(rp *reply) {
-				rp.editJSON(eachObject(func(m map[string]any) {
+			Wrap: kit.OnSuccess(kit.IsCreate, func(rp *kit.Reply) {
+				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					if id, err := asNumber(m["id"]).Int64(); err == nil {
 						m["id"] = min(id, f.limit.Default+1)
 					}
@@ -46,8 +50,8 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-id-off-by-one",
 			Fault: "The 201 body carries the id of the previously created animal (an off-by-one), not the new one's.",
 			Catch: []string{"getPet/created-returned", "createPet/ids-unique"},
-			Wrap: onSuccess(isCreate, func(rp *reply) {
-				rp.editJSON(eachObject(func(m map[string]any) {
+			Wrap: kit.OnSuccess(kit.IsCreate, func(rp *kit.Reply) {
+				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					if id, err := asNumber(m["id"]).Int64(); err == nil && id > 1 {
 						m["id"] = id - 1
 					}
@@ -58,13 +62,13 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-status-dropped",
 			Fault: "The 201 body leaves out the status that was sent (and stored).",
 			Catch: []string{"createPet/valid"},
-			Wrap:  onSuccess(isCreate, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "status") })) }),
+			Wrap:  kit.OnSuccess(kit.IsCreate, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "status") })) }),
 		},
 		{
 			Name:  "create-category-ignored",
 			Fault: "categoryId is read from the wrong field (category_id), so every animal is stored in category 0.",
 			Catch: []string{"createPet/valid", "getPet/created-returned"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				n, ok := m["category_id"].(json.Number)
 				if !ok {
 					n = "0"
@@ -76,7 +80,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-status-forced-first",
 			Fault: "The stored status is always " + f.statuses[0] + ", whatever status was sent (a default applied after decoding).",
 			Catch: []string{"createPet/valid", "getPet/created-returned"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["status"]; ok {
 					m["status"] = f.statuses[0]
 				}
@@ -86,7 +90,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-category-forced-1",
 			Fault: "Every animal is stored in category 1 (a hard-coded default category), whatever categoryId was sent.",
 			Catch: []string{"createPet/valid", "getPet/created-returned"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["categoryId"]; ok {
 					m["categoryId"] = 1
 				}
@@ -96,7 +100,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-missing-category-zero",
 			Fault: "A missing categoryId becomes 0, the decoder's zero value, instead of a 400.",
 			Catch: []string{"createPet/missing-categoryId"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["categoryId"]; !ok {
 					m["categoryId"] = 0
 				}
@@ -106,7 +110,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-name-number-accepted",
 			Fault: `A numeric name (42) is converted to the string "42" and accepted (loose typing).`,
 			Catch: []string{"createPet/name-not-string"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if n, ok := m["name"].(json.Number); ok {
 					m["name"] = n.String()
 				}
@@ -116,7 +120,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-status-number-dropped",
 			Fault: "A status that is not a string (42) is ignored and the animal created without one.",
 			Catch: []string{"createPet/status-not-string"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["status"].(json.Number); ok {
 					delete(m, "status")
 				}
@@ -126,7 +130,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-category-overflow-clamped",
 			Fault: "A categoryId beyond int64 goes through float64 and is clamped to the largest int64 instead of refused.",
 			Catch: []string{"createPet/categoryId-beyond-int64"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if x, err := asNumber(m["categoryId"]).Float64(); err == nil && x >= math.MaxInt64 {
 					m["categoryId"] = int64(math.MaxInt64)
 				}
@@ -148,7 +152,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-empty-object-defaults",
 			Fault: "An empty object {} is taken as no fields given, and an animal is created from defaults.",
 			Catch: []string{"createPet/empty-object", "errors/bad-request"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if len(m) == 0 {
 					m["name"], m["categoryId"] = "unnamed", 0
 				}
@@ -158,7 +162,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-missing-name-accepted",
 			Fault: "A body without name is accepted: the animal is stored as `unnamed` with 201.",
 			Catch: []string{"createPet/missing-name"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["name"]; !ok {
 					m["name"] = "unnamed"
 				}
@@ -168,7 +172,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-category-string-accepted",
 			Fault: `A categoryId sent as a string ("1") is converted instead of refused with 400.`,
 			Catch: []string{"createPet/categoryId-string"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if s, ok := m["categoryId"].(string); ok {
 					if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 						m["categoryId"] = n
@@ -180,7 +184,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-fraction-truncated",
 			Fault: "A fractional categoryId (1.5) is truncated to an integer instead of refused with 400.",
 			Catch: []string{"createPet/categoryId-float"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if x, err := asNumber(m["categoryId"]).Float64(); err == nil && x != math.Trunc(x) {
 					m["categoryId"] = int64(x)
 				}
@@ -190,7 +194,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-bad-status-dropped",
 			Fault: "A status outside the enumeration is silently dropped and the animal created without one.",
 			Catch: []string{"createPet/status-not-in-enum"},
-			Wrap: bodyObject(isCreate, func(m map[string]any) {
+			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if s, ok := m["status"].(string); ok && !slices.Contains(f.statuses, s) {
 					delete(m, "status")
 				}
@@ -211,7 +215,7 @@ func createMutants(f *facts) []Mutant {
 			Name:  "create-empty-body-201",
 			Fault: "An empty body creates an animal from defaults (name `unnamed`, category 0) and answers 201.",
 			Catch: []string{"createPet/empty-body"},
-			Wrap: body(isCreate, func(r *http.Request, b []byte) []byte {
+			Wrap: kit.Body(kit.IsCreate, func(r *http.Request, b []byte) []byte {
 				if len(b) > 0 {
 					return b
 				}
@@ -228,10 +232,10 @@ func refuseCreate(status int, reject func(body []byte) string) func(http.Handler
 	codes := map[int]string{http.StatusBadRequest: "invalid_request", http.StatusInternalServerError: "internal"}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if isCreate(r) && r.Body != nil {
+			if kit.IsCreate(r) && r.Body != nil {
 				b, _ := io.ReadAll(r.Body)
 				if msg := reject(b); msg != "" {
-					fail(w, status, codes[status], msg)
+					kit.Fail(w, status, codes[status], msg)
 					return
 				}
 				r.Body = io.NopCloser(bytes.NewReader(b))

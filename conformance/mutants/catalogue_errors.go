@@ -8,8 +8,12 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
+// errorMutants are the faults of section 7 (the Error record). The function is long because
+// it is a table: one literal per mutant, each with its fault, its wrapper and the rule that
+// must catch it.
 func errorMutants(*facts) []Mutant {
 	every := []string{"errors/unauthorized", "errors/bad-request", "errors/not-found"}
 	return []Mutant{
@@ -17,9 +21,9 @@ func errorMutants(*facts) []Mutant {
 			Name:  "errors-text-plain",
 			Fault: "Error responses are text/plain with the status text (the framework's default error page).",
 			Catch: every,
-			Wrap: onErrors(func(rp *reply) {
-				rp.header.Set("Content-Type", "text/plain; charset=utf-8")
-				rp.body = []byte(http.StatusText(rp.status) + "\n")
+			Wrap: kit.OnErrors(func(rp *kit.Reply) {
+				rp.Header.Set("Content-Type", "text/plain; charset=utf-8")
+				rp.Body = []byte(http.StatusText(rp.Status) + "\n")
 			}),
 		},
 		{
@@ -56,21 +60,21 @@ func errorMutants(*facts) []Mutant {
 			Name:  "errors-problem-json",
 			Fault: "Errors are RFC 9457 problem details (application/problem+json: type, title, detail) instead of Error records.",
 			Catch: every,
-			Wrap: onErrors(func(rp *reply) {
-				rp.editJSON(func(v any) any {
+			Wrap: kit.OnErrors(func(rp *kit.Reply) {
+				rp.EditJSON(func(v any) any {
 					m, _ := v.(map[string]any)
-					return map[string]any{"type": "about:blank", "title": http.StatusText(rp.status), "status": rp.status, "detail": m["message"]}
+					return map[string]any{"type": "about:blank", "title": http.StatusText(rp.Status), "status": rp.Status, "detail": m["message"]}
 				})
-				rp.header.Set("Content-Type", "application/problem+json")
+				rp.Header.Set("Content-Type", "application/problem+json")
 			}),
 		},
 		{
 			Name:  "errors-limit-abc-500",
 			Fault: "A limit that is not a number (limit=abc) hits an unhandled parse error: 500 instead of a 4xx.",
 			Catch: []string{"listPets/limit-not-integer"},
-			Wrap: crashWhen(func(r *http.Request) bool {
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				v, ok := r.URL.Query()["limit"]
-				if !ok || !isList(r) {
+				if !ok || !kit.IsList(r) {
 					return false
 				}
 				_, err := strconv.ParseFloat(v[0], 64)
@@ -90,13 +94,13 @@ func transportMutants(*facts) []Mutant {
 			Name:  "transport-text-html",
 			Fault: "Successful responses are labelled text/html; charset=utf-8 instead of application/json.",
 			Catch: []string{"listPets/bare-array", "createPet/valid"},
-			Wrap:  onSuccess(anyRequest, func(rp *reply) { rp.header.Set("Content-Type", "text/html; charset=utf-8") }),
+			Wrap:  kit.OnSuccess(kit.AnyRequest, func(rp *kit.Reply) { rp.Header.Set("Content-Type", "text/html; charset=utf-8") }),
 		},
 		{
 			Name:  "transport-bom",
 			Fault: "Successful JSON bodies start with a UTF-8 byte order mark, which JSON forbids (RFC 8259 section 8.1).",
 			Catch: []string{"listPets/bare-array", "createPet/valid"},
-			Wrap:  onSuccess(anyRequest, func(rp *reply) { rp.body = append([]byte("\xef\xbb\xbf"), rp.body...) }),
+			Wrap:  kit.OnSuccess(kit.AnyRequest, func(rp *kit.Reply) { rp.Body = append([]byte("\xef\xbb\xbf"), rp.Body...) }),
 		},
 		{
 			Name: "transport-slow-get",
@@ -107,18 +111,18 @@ func transportMutants(*facts) []Mutant {
 			Options:      func(o *conformance.Options) { o.Timeout = slowTimeout },
 			Wrap: func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if !isGet(r) {
+					if !kit.IsGet(r) {
 						next.ServeHTTP(w, r)
 						return
 					}
-					rp := capture(next, r)
-					if rp.status == http.StatusOK {
+					rp := kit.Capture(next, r)
+					if rp.Status == http.StatusOK {
 						// Waits for the client to hang up, never for a clock: no timer to
 						// tune, and the handler ends as soon as the harness gives up.
 						<-r.Context().Done()
 						return
 					}
-					rp.send(w)
+					rp.Send(w)
 				})
 			},
 		},

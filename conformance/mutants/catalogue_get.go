@@ -10,9 +10,12 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/reference"
 )
 
+// getMutants are the faults of getPet. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func getMutants(f *facts) []Mutant {
 	afterSunset := f.getPet.Sunset.Add(24 * time.Hour)
 	return []Mutant{
@@ -20,9 +23,9 @@ func getMutants(f *facts) []Mutant {
 			Name:  "get-unknown-null",
 			Fault: "An unknown id is answered with 200 and the body null.",
 			Catch: []string{"getPet/unknown-id", "errors/not-found"},
-			Wrap: respond(isGet, func(_ *http.Request, rp *reply) {
-				if rp.status == http.StatusNotFound {
-					rp.setJSON(http.StatusOK, nil)
+			Wrap: kit.Respond(kit.IsGet, func(_ *http.Request, rp *kit.Reply) {
+				if rp.Status == http.StatusNotFound {
+					rp.SetJSON(http.StatusOK, nil)
 				}
 			}),
 		},
@@ -30,10 +33,10 @@ func getMutants(f *facts) []Mutant {
 			Name:  "get-404-empty",
 			Fault: "An unknown id is answered with 404 and an empty body.",
 			Catch: []string{"getPet/unknown-id", "errors/not-found"},
-			Wrap: respond(isGet, func(_ *http.Request, rp *reply) {
-				if rp.status == http.StatusNotFound {
-					rp.body = nil
-					rp.header.Del("Content-Type")
+			Wrap: kit.Respond(kit.IsGet, func(_ *http.Request, rp *kit.Reply) {
+				if rp.Status == http.StatusNotFound {
+					rp.Body = nil
+					rp.Header.Del("Content-Type")
 				}
 			}),
 		},
@@ -43,11 +46,11 @@ func getMutants(f *facts) []Mutant {
 			Catch: []string{"getPet/listed-returned", "getPet/created-returned"},
 			Wrap: func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if !isGet(r) {
+					if !kit.IsGet(r) {
 						next.ServeHTTP(w, r)
 						return
 					}
-					fail(w, http.StatusGone, "gone", "this endpoint was removed; use GET /pets")
+					kit.Fail(w, http.StatusGone, "gone", "this endpoint was removed; use GET /pets")
 				})
 			},
 		},
@@ -55,7 +58,7 @@ func getMutants(f *facts) []Mutant {
 			Name:  "get-wrong-animal",
 			Fault: "The lookup is off by one: GET /pets/{petId} returns the animal with the next id.",
 			Catch: []string{"getPet/listed-returned", "getPet/created-returned"},
-			Wrap: request(isGet, func(r *http.Request) {
+			Wrap: kit.Request(kit.IsGet, func(r *http.Request) {
 				if n, err := strconv.ParseInt(path.Base(r.URL.Path), 10, 64); err == nil {
 					r.URL.Path, r.URL.RawPath = path.Dir(r.URL.Path)+"/"+strconv.FormatInt(n+1, 10), ""
 				}
@@ -71,15 +74,15 @@ func getMutants(f *facts) []Mutant {
 			Name:  "get-status-dropped",
 			Fault: "GET /pets/{petId} leaves out the animal's status.",
 			Catch: []string{"getPet/listed-returned", "getPet/created-returned"},
-			Wrap:  onSuccess(isGet, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "status") })) }),
+			Wrap:  kit.OnSuccess(kit.IsGet, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "status") })) }),
 		},
 		{
 			Name:  "get-non-integer-500",
 			Fault: "A petId that is not an integer crashes the handler: 500 instead of a 4xx.",
 			Catch: []string{"getPet/non-integer-id"},
-			Wrap: crashWhen(func(r *http.Request) bool {
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				_, err := strconv.ParseInt(path.Base(r.URL.Path), 10, 64)
-				return isGet(r) && err != nil
+				return kit.IsGet(r) && err != nil
 			}),
 		},
 		{
@@ -87,8 +90,8 @@ func getMutants(f *facts) []Mutant {
 			Fault:   "The Sunset header names a date a year before the removal date (caught in strict mode: a Should rule).",
 			Catch:   []string{"getPet/deprecation-headers"},
 			Options: strict,
-			Wrap: onSuccess(isGet, func(rp *reply) {
-				rp.header.Set("Sunset", f.getPet.Sunset.AddDate(-1, 0, 0).Format(http.TimeFormat))
+			Wrap: kit.OnSuccess(kit.IsGet, func(rp *kit.Reply) {
+				rp.Header.Set("Sunset", f.getPet.Sunset.AddDate(-1, 0, 0).Format(http.TimeFormat))
 			}),
 		},
 		{
@@ -96,7 +99,7 @@ func getMutants(f *facts) []Mutant {
 			Fault:   `The Deprecation header is the draft form "true" instead of an RFC 9745 date (caught in strict mode).`,
 			Catch:   []string{"getPet/deprecation-headers"},
 			Options: strict,
-			Wrap:    onSuccess(isGet, func(rp *reply) { rp.header.Set("Deprecation", "true") }),
+			Wrap:    kit.OnSuccess(kit.IsGet, func(rp *kit.Reply) { rp.Header.Set("Deprecation", "true") }),
 		},
 		{
 			Name:    "get-kept-after-sunset",
@@ -106,11 +109,11 @@ func getMutants(f *facts) []Mutant {
 			Config:  func(cfg *reference.Config) { cfg.Now = func() time.Time { return afterSunset } },
 			// The reference has removed the operation; the legacy route finds the animal in
 			// the listing instead.
-			Wrap: respondNext(isGet, func(next http.Handler, r *http.Request, rp *reply) {
+			Wrap: kit.RespondNext(kit.IsGet, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				id := path.Base(r.URL.Path)
 				for _, p := range listAll(f, next, r) {
 					if fmt.Sprint(p.(map[string]any)["id"]) == id {
-						rp.setJSON(http.StatusOK, p)
+						rp.SetJSON(http.StatusOK, p)
 						return
 					}
 				}
@@ -127,25 +130,25 @@ func recentOnly(n int) func(http.Handler) http.Handler {
 		var recent []string
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case isCreate(r):
-				rp := capture(next, r)
-				rp.editJSON(eachObject(func(m map[string]any) {
+			case kit.IsCreate(r):
+				rp := kit.Capture(next, r)
+				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					mu.Lock()
 					defer mu.Unlock()
 					recent = append(recent, fmt.Sprint(m["id"]))
 					recent = recent[max(0, len(recent)-n):]
 				}))
-				rp.send(w)
-			case isGet(r):
-				rp := capture(next, r) // authentication and validation come first
+				rp.Send(w)
+			case kit.IsGet(r):
+				rp := kit.Capture(next, r) // authentication and validation come first
 				mu.Lock()
 				cached := slices.Contains(recent, path.Base(r.URL.Path))
 				mu.Unlock()
-				if rp.status == http.StatusOK && !cached {
-					fail(w, http.StatusNotFound, "not_found", "pet "+path.Base(r.URL.Path)+" not found")
+				if rp.Status == http.StatusOK && !cached {
+					kit.Fail(w, http.StatusNotFound, "not_found", "pet "+path.Base(r.URL.Path)+" not found")
 					return
 				}
-				rp.send(w)
+				rp.Send(w)
 			default:
 				next.ServeHTTP(w, r)
 			}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
 // listAll merges every listing the reference server can give (unfiltered and per status,
@@ -27,7 +29,7 @@ func listAll(f *facts, next http.Handler, r *http.Request) []any {
 			inner.URL.Path = path.Dir(inner.URL.Path)
 		}
 		inner.URL.RawPath, inner.URL.RawQuery = "", q.Encode()
-		capture(next, inner).editJSON(func(v any) any {
+		kit.Capture(next, inner).EditJSON(func(v any) any {
 			list, _ := v.([]any)
 			for _, p := range list {
 				if m, ok := p.(map[string]any); ok {
@@ -56,7 +58,7 @@ func listAll(f *facts, next http.Handler, r *http.Request) []any {
 // unbounded answers the listings whose limit satisfies beyond with every animal in the
 // store (cut at the limit when it is positive): a server without the documented maximum.
 func unbounded(f *facts, beyond func(n int64) bool) func(http.Handler) http.Handler {
-	return respondNext(isList, func(next http.Handler, r *http.Request, rp *reply) {
+	return kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 		n, err := strconv.ParseInt(r.URL.Query().Get("limit"), 10, 64)
 		if err != nil || !beyond(n) {
 			return
@@ -65,10 +67,12 @@ func unbounded(f *facts, beyond func(n int64) bool) func(http.Handler) http.Hand
 		if n > 0 {
 			all = all[:min(int64(len(all)), n)]
 		}
-		rp.setJSON(http.StatusOK, all)
+		rp.SetJSON(http.StatusOK, all)
 	})
 }
 
+// listMutants are the faults of listPets. The function is long because it is a table: one
+// literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func listMutants(f *facts) []Mutant {
 	statusRules := make([]string, 0, len(f.statuses))
 	for _, s := range f.statuses {
@@ -80,7 +84,7 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-default-25",
 			Fault: "Without limit, the listing returns up to 25 animals instead of 20.",
 			Catch: []string{"listPets/default-limit"},
-			Wrap: query(isList, func(q url.Values) {
+			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Set("limit", "25")
 				}
@@ -91,7 +95,7 @@ func listMutants(f *facts) []Mutant {
 			Fault:   "Without limit, the listing returns 10 animals, the framework's page size, not the default 20 (caught in strict mode: a Should rule).",
 			Catch:   []string{"listPets/default-limit-exact"},
 			Options: strict,
-			Wrap: query(isList, func(q url.Values) {
+			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Set("limit", "10")
 				}
@@ -101,13 +105,13 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-limit-off-by-one",
 			Fault: "Listings return one animal more than the limit (<= instead of < in the loop), without limit 21.",
 			Catch: []string{"listPets/default-limit", "listPets/limit-min", "listPets/status-and-limit"},
-			Wrap: respondNext(isList, func(next http.Handler, r *http.Request, rp *reply) {
+			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
 				n, err := strconv.ParseInt(q.Get("limit"), 10, 64)
 				if !q.Has("limit") {
 					n, err = f.limit.Default, nil
 				}
-				if err != nil || n < f.limit.Min || n > f.limit.Max || rp.status != http.StatusOK {
+				if err != nil || n < f.limit.Min || n > f.limit.Max || rp.Status != http.StatusOK {
 					return
 				}
 				var out []any
@@ -116,14 +120,14 @@ func listMutants(f *facts) []Mutant {
 						out = append(out, p)
 					}
 				}
-				rp.setJSON(http.StatusOK, out)
+				rp.SetJSON(http.StatusOK, out)
 			}),
 		},
 		{
 			Name:  "list-limit-ignored",
 			Fault: "The limit parameter is ignored: every listing holds the default 20 animals.",
 			Catch: []string{"listPets/limit-min", "listPets/limit-max", "listPets/status-and-limit"},
-			Wrap:  query(isList, func(q url.Values) { q.Del("limit") }),
+			Wrap:  kit.Query(kit.IsList, func(q url.Values) { q.Del("limit") }),
 		},
 		{
 			Name: "list-limit-capped-50",
@@ -132,7 +136,7 @@ func listMutants(f *facts) []Mutant {
 			Catch:   []string{"listPets/limit-max-full"},
 			Options: strict,
 			Config:  seed(f, 120),
-			Wrap: query(isList, func(q url.Values) {
+			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if n, err := strconv.Atoi(q.Get("limit")); err == nil && n > 50 && n <= int(f.limit.Max) {
 					q.Set("limit", "50")
 				}
@@ -163,29 +167,29 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-limit-fraction-500",
 			Fault: "A fractional limit (1.5) passes the float parser and fails the integer conversion: 500 instead of a 4xx.",
 			Catch: []string{"listPets/limit-fraction"},
-			Wrap: crashWhen(func(r *http.Request) bool {
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				v := r.URL.Query().Get("limit")
 				_, err := strconv.ParseFloat(v, 64)
-				return isList(r) && strings.Contains(v, ".") && err == nil
+				return kit.IsList(r) && strings.Contains(v, ".") && err == nil
 			}),
 		},
 		{
 			Name:  "list-limit-zero-500",
 			Fault: "limit=0 reaches the page computation and divides by zero: 500 instead of a 4xx or an empty list.",
 			Catch: []string{"listPets/limit-below-min"},
-			Wrap:  crashWhen(func(r *http.Request) bool { return isList(r) && r.URL.Query().Get("limit") == "0" }),
+			Wrap:  kit.CrashWhen(func(r *http.Request) bool { return kit.IsList(r) && r.URL.Query().Get("limit") == "0" }),
 		},
 		{
 			Name:  "list-status-ignored",
 			Fault: "The status filter is ignored: a filtered listing holds animals of every status.",
 			Catch: append(statusRules, "listPets/status-and-limit"),
-			Wrap:  query(isList, func(q url.Values) { q.Del("status") }),
+			Wrap:  kit.Query(kit.IsList, func(q url.Values) { q.Del("status") }),
 		},
 		{
 			Name:  "list-status-needs-limit",
 			Fault: "The status filter is applied only when limit is given too: the default-page code path forgets it.",
 			Catch: statusRules,
-			Wrap: query(isList, func(q url.Values) {
+			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Del("status")
 				}
@@ -195,9 +199,9 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-status-leaks-one",
 			Fault: "A status-filtered listing ends with one animal of another status (an off-by-one in the index scan).",
 			Catch: append(statusRules, "listPets/status-and-limit"),
-			Wrap: respondNext(isList, func(next http.Handler, r *http.Request, rp *reply) {
+			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				status := r.URL.Query().Get("status")
-				if status == "" || rp.status != http.StatusOK {
+				if status == "" || rp.Status != http.StatusOK {
 					return
 				}
 				var other any
@@ -207,7 +211,7 @@ func listMutants(f *facts) []Mutant {
 						break
 					}
 				}
-				rp.editJSON(func(v any) any {
+				rp.EditJSON(func(v any) any {
 					list, _ := v.([]any)
 					if other == nil {
 						return list
@@ -225,9 +229,9 @@ func listMutants(f *facts) []Mutant {
 			Fault:  "A status-filtered listing without limit skips the default and returns every matching animal.",
 			Catch:  []string{"listPets/status-default-limit"},
 			Config: seed(f, 90),
-			Wrap: respondNext(isList, func(next http.Handler, r *http.Request, rp *reply) {
+			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
-				if q.Get("status") == "" || q.Has("limit") || rp.status != http.StatusOK {
+				if q.Get("status") == "" || q.Has("limit") || rp.Status != http.StatusOK {
 					return
 				}
 				var out []any
@@ -236,15 +240,15 @@ func listMutants(f *facts) []Mutant {
 						out = append(out, p)
 					}
 				}
-				rp.setJSON(http.StatusOK, out)
+				rp.SetJSON(http.StatusOK, out)
 			}),
 		},
 		{
 			Name:  "list-repeats-last",
 			Fault: "A listing of two or more animals repeats its first animal in place of the last (a join that duplicates a row).",
 			Catch: append([]string{"listPets/bare-array", "listPets/limit-max"}, statusRules...),
-			Wrap: onSuccess(isList, func(rp *reply) {
-				rp.editJSON(func(v any) any {
+			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
+				rp.EditJSON(func(v any) any {
 					if list, ok := v.([]any); ok && len(list) > 1 {
 						list[len(list)-1] = list[0]
 					}
@@ -256,8 +260,8 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-wrapped",
 			Fault: `The listing is wrapped in an object, {"items": [...], "count": n}, instead of a bare array.`,
 			Catch: []string{"listPets/bare-array"},
-			Wrap: onSuccess(isList, func(rp *reply) {
-				rp.editJSON(func(v any) any {
+			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
+				rp.EditJSON(func(v any) any {
 					list, _ := v.([]any)
 					return map[string]any{"items": list, "count": len(list)}
 				})
@@ -267,22 +271,22 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-no-category-id",
 			Fault: "Listed animals lack categoryId (the listing uses a summary projection without it).",
 			Catch: []string{"listPets/bare-array"},
-			Wrap:  onSuccess(isList, func(rp *reply) { rp.editJSON(eachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
+			Wrap:  kit.OnSuccess(kit.IsList, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
 		},
 		{
 			Name:  "list-id-as-string",
 			Fault: `Listed ids are JSON strings ("7") instead of integers.`,
 			Catch: []string{"listPets/bare-array"},
-			Wrap: onSuccess(isList, func(rp *reply) {
-				rp.editJSON(eachObject(func(m map[string]any) { m["id"] = fmt.Sprint(m["id"]) }))
+			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
+				rp.EditJSON(kit.EachObject(func(m map[string]any) { m["id"] = fmt.Sprint(m["id"]) }))
 			}),
 		},
 		{
 			Name:  "list-status-upper-case",
 			Fault: "Listed statuses are upper case (AVAILABLE), outside the enumeration.",
 			Catch: append([]string{"listPets/bare-array"}, statusRules...),
-			Wrap: onSuccess(isList, func(rp *reply) {
-				rp.editJSON(eachObject(func(m map[string]any) {
+			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
+				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					if s, ok := m["status"].(string); ok {
 						m["status"] = strings.ToUpper(s)
 					}
@@ -293,9 +297,9 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-unknown-status-500",
 			Fault: "An unknown status filter value crashes the handler: 500 instead of a 4xx or an empty list.",
 			Catch: []string{"listPets/status-unknown"},
-			Wrap: crashWhen(func(r *http.Request) bool {
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				s, ok := r.URL.Query()["status"]
-				return isList(r) && ok && !slices.Contains(f.statuses, s[0])
+				return kit.IsList(r) && ok && !slices.Contains(f.statuses, s[0])
 			}),
 		},
 	}

@@ -9,12 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
 // Request-side faults: how a server reads what it is sent, the faults real frameworks'
 // defaults produce (a decoder that coerces, a field matcher that ignores case, a parser that
 // stops at the first value, numbers through float64, validation in front of
-// authentication). Each is caught by a family of generated cases.
+// authentication). Each is caught by a family of generated cases. The function is long
+// because it is a table: one literal per mutant.
 func requestMutants(f *facts) []Mutant {
 	return []Mutant{
 		{
@@ -36,7 +39,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-case-insensitive-fields",
 			Fault: "Body fields are matched case-insensitively, as encoding/json does: \"Name\" or \"NAME\" fills name, the last spelling winning.",
 			Catch: []string{"createPet/cases-fields"},
-			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
+			Wrap: kit.Body(kit.IsCreate, func(_ *http.Request, b []byte) []byte {
 				var members []member
 				if !wellFormed(b) || !readMembers(b, &members) {
 					return b
@@ -59,7 +62,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-trailing-data-ignored",
 			Fault: "The body parser reads the first JSON value and ignores what follows it (json.Decoder.Decode once).",
 			Catch: []string{"createPet/cases-body"},
-			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
+			Wrap: kit.Body(kit.IsCreate, func(_ *http.Request, b []byte) []byte {
 				dec := json.NewDecoder(bytes.NewReader(b))
 				var v json.RawMessage
 				if dec.Decode(&v) != nil {
@@ -75,7 +78,7 @@ func requestMutants(f *facts) []Mutant {
 			Fault:   "Bytes that are not UTF-8 in a body are replaced with U+FFFD and the animal is created (caught in strict mode: a SHOULD reading).",
 			Catch:   []string{"createPet/cases-body"},
 			Options: strict,
-			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
+			Wrap: kit.Body(kit.IsCreate, func(_ *http.Request, b []byte) []byte {
 				return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 			}),
 		},
@@ -83,7 +86,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-float64-numbers",
 			Fault: "Numbers in the body go through float64, as in JavaScript: a valid int64 beyond 2^53 is stored rounded.",
 			Catch: []string{"createPet/cases-fields"},
-			Wrap: body(isCreate, func(_ *http.Request, b []byte) []byte {
+			Wrap: kit.Body(kit.IsCreate, func(_ *http.Request, b []byte) []byte {
 				var m map[string]any
 				if !wellFormed(b) || json.Unmarshal(b, &m) != nil || m == nil {
 					return b
@@ -111,7 +114,7 @@ func requestMutants(f *facts) []Mutant {
 			Catch: []string{"createPet/cases-auth"},
 			Wrap: func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if isCreate(r) {
+					if kit.IsCreate(r) {
 						var b bytes.Buffer
 						_, _ = b.ReadFrom(r.Body)
 						var m struct {
@@ -119,7 +122,7 @@ func requestMutants(f *facts) []Mutant {
 							CategoryID *json.Number `json:"categoryId"`
 						}
 						if json.Unmarshal(b.Bytes(), &m) != nil || m.Name == nil || m.CategoryID == nil {
-							fail(w, http.StatusBadRequest, "invalid_request", "invalid body")
+							kit.Fail(w, http.StatusBadRequest, "invalid_request", "invalid body")
 							return
 						}
 						r.Body = io.NopCloser(&b)
@@ -132,33 +135,33 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "create-content-type-missing-500",
 			Fault: "The body reader dispatches on Content-Type and crashes (500) when the header is absent.",
 			Catch: []string{"createPet/cases-headers"},
-			Wrap:  crashWhen(func(r *http.Request) bool { return isCreate(r) && r.Header.Get("Content-Type") == "" }),
+			Wrap:  kit.CrashWhen(func(r *http.Request) bool { return kit.IsCreate(r) && r.Header.Get("Content-Type") == "" }),
 		},
 		{
 			Name:  "create-charset-500",
 			Fault: "The media type is compared as a whole string, and a Content-Type with a charset parameter crashes the body reader (500).",
 			Catch: []string{"createPet/cases-headers"},
-			Wrap: crashWhen(func(r *http.Request) bool {
-				return isCreate(r) && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json;")
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
+				return kit.IsCreate(r) && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json;")
 			}),
 		},
 		{
 			Name:  "auth-query-token-list",
 			Fault: "GET /pets also takes the key as ?access_token= (RFC 6750's query form, on by default in some bearer middlewares).",
 			Catch: []string{"listPets/cases-auth"},
-			Wrap:  request(func(r *http.Request) bool { return isList(r) && r.URL.Query().Get("access_token") == Key }, authorize),
+			Wrap:  kit.Request(func(r *http.Request) bool { return kit.IsList(r) && r.URL.Query().Get("access_token") == Key }, authorize),
 		},
 		{
 			Name:  "get-404-before-auth",
 			Fault: "GET /pets/{petId} looks the animal up before checking the key: an unknown id gets 404 without a key, telling strangers which ids exist.",
 			Catch: []string{"getPet/cases-auth"},
-			Wrap: respondNext(isGet, func(next http.Handler, r *http.Request, rp *reply) {
-				if rp.status != http.StatusUnauthorized {
+			Wrap: kit.RespondNext(kit.IsGet, func(next http.Handler, r *http.Request, rp *kit.Reply) {
+				if rp.Status != http.StatusUnauthorized {
 					return
 				}
 				probe := r.Clone(r.Context())
 				authorize(probe)
-				if found := capture(next, probe); found.status == http.StatusNotFound {
+				if found := kit.Capture(next, probe); found.Status == http.StatusNotFound {
 					*rp = *found
 				}
 			}),
@@ -167,7 +170,7 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "auth-lenient-token",
 			Fault: "The Authorization field is split on white space and its second word compared with the key: text after the token is ignored.",
 			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
-			Wrap: request(func(r *http.Request) bool {
+			Wrap: kit.Request(func(r *http.Request) bool {
 				words := strings.Fields(r.Header.Get("Authorization"))
 				return len(words) > 2 && strings.EqualFold(words[0], "Bearer") && words[1] == Key
 			}, authorize),
@@ -177,7 +180,7 @@ func requestMutants(f *facts) []Mutant {
 			Fault: "A listing with a query parameter other than limit and status takes it as a filter and forgets the default limit: it answers " +
 				"up to " + strconv.FormatInt(f.limit.Max, 10) + " animals.",
 			Catch: []string{"listPets/cases-query"},
-			Wrap: query(isList, func(q url.Values) {
+			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				for k := range q {
 					if k != "limit" && k != "status" && q.Get("limit") == "" {
 						q.Set("limit", strconv.FormatInt(f.limit.Max, 10))
@@ -189,21 +192,21 @@ func requestMutants(f *facts) []Mutant {
 			Name:  "list-accept-exact-406",
 			Fault: "Content negotiation on GET /pets takes only Accept: application/json exactly; a wildcard such as application/* gets 406.",
 			Catch: []string{"listPets/cases-headers"},
-			Wrap:  refuseAccept(isList, "application/*"),
+			Wrap:  refuseAccept(kit.IsList, "application/*"),
 		},
 		{
 			Name:  "get-accept-any-406",
 			Fault: "GET /pets/{petId} answers Accept: */* with 406 Not Acceptable.",
 			Catch: []string{"getPet/cases-headers"},
-			Wrap:  refuseAccept(isGet, "*/*"),
+			Wrap:  refuseAccept(kit.IsGet, "*/*"),
 		},
 		{
 			Name:  "get-negative-id-500",
 			Fault: "GET /pets/{petId} indexes the store with the id and crashes (500) on a negative one.",
 			Catch: []string{"getPet/cases-path"},
-			Wrap: crashWhen(func(r *http.Request) bool {
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				n, err := strconv.ParseInt(r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:], 10, 64)
-				return isGet(r) && err == nil && n < 0
+				return kit.IsGet(r) && err == nil && n < 0
 			}),
 		},
 	}
@@ -216,8 +219,8 @@ func wellFormed(b []byte) bool { return utf8.Valid(b) && json.Valid(b) }
 
 // cleanObject changes the well-formed createPet bodies that are JSON objects.
 func cleanObject(edit func(m map[string]any)) func(http.Handler) http.Handler {
-	return bodyObject(func(r *http.Request) bool {
-		if !isCreate(r) {
+	return kit.BodyObject(func(r *http.Request) bool {
+		if !kit.IsCreate(r) {
 			return false
 		}
 		b, _ := io.ReadAll(r.Body)
@@ -232,7 +235,7 @@ func refuseAccept(when func(*http.Request) bool, accept string) func(http.Handle
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if when(r) && r.Header.Get("Accept") == accept {
-				fail(w, http.StatusNotAcceptable, "not_acceptable", "only application/json is served")
+				kit.Fail(w, http.StatusNotAcceptable, "not_acceptable", "only application/json is served")
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -273,13 +276,13 @@ func routeMutants(*facts) []Mutant {
 		Name:  "errors-route-miss-text-plain",
 		Fault: "A path no operation has, or a method the path does not take, gets the router's own plain-text answer (404 page not found), not an Error record.",
 		Catch: []string{"errors/cases-routes"},
-		Wrap: respond(anyRequest, func(r *http.Request, rp *reply) {
+		Wrap: kit.Respond(kit.AnyRequest, func(r *http.Request, rp *kit.Reply) {
 			// The reference's own answer to a route miss ("no such resource") or a wrong
 			// method, not to an unknown pet.
-			if rp.status == http.StatusNotFound && bytes.Contains(rp.body, []byte("no such resource")) || rp.status == http.StatusMethodNotAllowed {
-				rp.header = http.Header{"Content-Type": {"text/plain; charset=utf-8"}}
-				rp.body = []byte("404 page not found\n")
-				rp.status = http.StatusNotFound
+			if rp.Status == http.StatusNotFound && bytes.Contains(rp.Body, []byte("no such resource")) || rp.Status == http.StatusMethodNotAllowed {
+				rp.Header = http.Header{"Content-Type": {"text/plain; charset=utf-8"}}
+				rp.Body = []byte("404 page not found\n")
+				rp.Status = http.StatusNotFound
 			}
 		}),
 	}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Coverage is the part of the description that the traffic exercised: every documented
@@ -41,12 +42,12 @@ func recordCoverage(t *coverage.Tracker, id string, ex exchange) {
 func (s Summary) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("checked %s under %s: %s, %d ignored (not API calls)",
-		plural(s.Checked, "exchange"), s.BasePath, plural(s.Violations, "violation"), s.Ignored)
+		words.Plural(s.Checked, "exchange"), s.BasePath, words.Plural(s.Violations, "violation"), s.Ignored)
 	if s.Incomplete > 0 {
 		ew.printf(", %d with a body over the cap or not recorded (bodies not validated)", s.Incomplete)
 	}
 	if s.UpstreamErrors > 0 {
-		ew.printf(", %s", plural(s.UpstreamErrors, "upstream error"))
+		ew.printf(", %s", words.Plural(s.UpstreamErrors, "upstream error"))
 	}
 	ew.printf("\n")
 	if len(s.ViolationsByOperation) > 0 {
@@ -88,13 +89,6 @@ func (s Summary) WriteText(w io.Writer) error {
 		}
 	}
 	return ew.err
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func times(n int) string {

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // The HAR 1.2 subset this package writes and reads
@@ -189,7 +189,7 @@ func (r *Recorder) WriteTo(w io.Writer) (int64, error) {
 		log.Entries = []harEntry{}
 	}
 	if r.dropped > 0 {
-		log.Comment = fmt.Sprintf("%s not recorded (limit %d entries)", cli.Plural(r.dropped, "further exchange"), DefaultMaxEntries)
+		log.Comment = fmt.Sprintf("%s not recorded (limit %d entries)", words.Plural(r.dropped, "further exchange"), DefaultMaxEntries)
 	}
 	b, err := json.MarshalIndent(harFile{Log: &log}, "", "  ")
 	r.mu.Unlock()

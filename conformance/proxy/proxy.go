@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // ReportPath is where the proxy serves its Summary as JSON. Requests under /__conformance/
@@ -219,7 +219,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 		for i, f := range findings {
 			lines[i] = f.Violation.String()
 		}
-		msg := fmt.Sprintf("the exchange breaks the description (%s): %s", cli.Plural(len(findings), "violation"), strings.Join(lines, "; "))
+		msg := fmt.Sprintf("the exchange breaks the description (%s): %s", words.Plural(len(findings), "violation"), strings.Join(lines, "; "))
 		replaceWithError(resp, http.StatusBadGateway, "contract_violation", msg)
 	}
 	return nil

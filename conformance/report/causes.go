@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Cause is one message on one spec node that explains failures: generated cases multiply a
@@ -198,5 +200,5 @@ func otherCauses(r *Report) []Cause {
 
 // Lead is the sentence that leads a report whose failures mostly have one cause.
 func (d Dominance) Lead() string {
-	return fmt.Sprintf("Most failures have one cause: %s (it explains %d of the %s that did not pass)", d.Message, d.Rules, plural(d.NotPassed, "rule"))
+	return fmt.Sprintf("Most failures have one cause: %s (it explains %d of the %s that did not pass)", d.Message, d.Rules, words.Plural(d.NotPassed, "rule"))
 }

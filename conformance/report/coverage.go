@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Coverage is the part of the description that the traffic exercised: every documented
@@ -68,7 +70,7 @@ func CoverageGate(c Coverage, min float64) *GateFailure {
 		return nil
 	}
 	msg := fmt.Sprintf("coverage %.0f%% (%d of %d documented operation × status %s) is below the minimum %g%%",
-		c.Percent, c.Exercised, c.Pairs, nounFor(c.Pairs, "pair"), min)
+		c.Percent, c.Exercised, c.Pairs, words.Noun(c.Pairs, "pair"), min)
 	if missing := c.Missing(); len(missing) > 0 {
 		msg += "; never exercised: " + strings.Join(missing, ", ")
 	}
@@ -77,5 +79,5 @@ func CoverageGate(c Coverage, min float64) *GateFailure {
 
 // CoverageLine is the one-line summary of c that every report format shows.
 func CoverageLine(c Coverage) string {
-	return fmt.Sprintf("%d of %d documented operation × status %s exercised (%.0f%%)", c.Exercised, c.Pairs, nounFor(c.Pairs, "pair"), c.Percent)
+	return fmt.Sprintf("%d of %d documented operation × status %s exercised (%.0f%%)", c.Exercised, c.Pairs, words.Noun(c.Pairs, "pair"), c.Percent)
 }

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 //go:embed templates
@@ -26,8 +28,8 @@ var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"verdictHead": verdictHead,
 	"unjudged":    unjudgedPhrase,
 	"grouped":     groupFailures,
-	"plural":      plural,
-	"noun":        nounFor,
+	"plural":      words.Plural,
+	"noun":        words.Noun,
 }).ParseFS(templates, "templates/report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: no script, style sheet or

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 type junitSuites struct {
@@ -159,7 +161,7 @@ func junitCauses(r *Report) (s junitSuite, ok bool) {
 		if i == maxCausesShown {
 			// A name to count the rest by; they fail under their rules.
 			s.Tests++
-			s.Cases = append(s.Cases, junitCase{Name: fmt.Sprintf("and %s, listed under their rules", plural(len(others)-i, "more cause")),
+			s.Cases = append(s.Cases, junitCase{Name: fmt.Sprintf("and %s, listed under their rules", words.Plural(len(others)-i, "more cause")),
 				Classname: "conformance.causes", Time: seconds(0)})
 			break
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // WriteMarkdown writes a compact summary for a CI step summary or a pull-request comment:
@@ -35,7 +37,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprint(bw, ", read-only")
 	}
 	c := r.Counts
-	fmt.Fprintf(bw, "; %s, %s created; %s", plural(r.Requests, "request"), plural(r.AnimalsCreated, "animal"), RunLine(r))
+	fmt.Fprintf(bw, "; %s, %s created; %s", words.Plural(r.Requests, "request"), words.Plural(r.AnimalsCreated, "animal"), RunLine(r))
 	fmt.Fprintf(bw, ".\n\n| Rules | Cases | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, totalCases(r), c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
 	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
@@ -46,33 +48,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "; never exercised: `%s`", strings.Join(missing, "`, `"))
 	}
 	fmt.Fprintln(bw)
-	if len(r.Causes) > 0 {
-		fmt.Fprintf(bw, "\n### Causes of the failures\n\n")
-		column := "Cause"
-		if d, ok := Dominant(r); ok {
-			fmt.Fprintf(bw, "**Most failures have one cause:** %s: it explains %d of the %s that did not pass (e.g. %s).\n\n",
-				mdCell(d.Message), d.Rules, plural(d.NotPassed, "rule"), mdCell(Clip(causeExample(d.Causes[0]), 200)))
-			if len(d.Causes) > 1 {
-				for _, c := range d.Causes {
-					fmt.Fprintf(bw, "- %s in %s: %s\n", plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), mdCell(causeText(c)))
-				}
-				fmt.Fprintln(bw)
-			}
-			column = "Other cause"
-		}
-		others := otherCauses(r)
-		if len(others) > 0 {
-			fmt.Fprintf(bw, "| Failures | Rules | %s | Example |\n|---:|---|---|---|\n", column)
-		}
-		for i, c := range others {
-			if i == maxCausesShown {
-				n := len(others) - i
-				fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
-				break
-			}
-			fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(causeText(c)), mdCell(Clip(causeExample(c), 200)))
-		}
-	}
+	writeMarkdownCauses(bw, r)
 	if len(r.GateFailures) > 0 {
 		fmt.Fprintf(bw, "\n### Run conditions failed\n\n")
 		for _, g := range r.GateFailures {
@@ -84,6 +60,39 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	writeMarkdownTable(bw, "Warnings", r.Results, func(res Result) bool { return res.Status == Warn })
 	writeMarkdownTable(bw, "Waived", r.Results, func(res Result) bool { return res.Status == Waived })
 	return bw.Flush()
+}
+
+// writeMarkdownCauses writes the causes of the failures: the dominant one, when there is
+// one, then a table of the others.
+func writeMarkdownCauses(bw io.Writer, r *Report) {
+	if len(r.Causes) == 0 {
+		return
+	}
+	fmt.Fprintf(bw, "\n### Causes of the failures\n\n")
+	column := "Cause"
+	if d, ok := Dominant(r); ok {
+		fmt.Fprintf(bw, "**Most failures have one cause:** %s: it explains %d of the %s that did not pass (e.g. %s).\n\n",
+			mdCell(d.Message), d.Rules, words.Plural(d.NotPassed, "rule"), mdCell(Clip(causeExample(d.Causes[0]), 200)))
+		if len(d.Causes) > 1 {
+			for _, c := range d.Causes {
+				fmt.Fprintf(bw, "- %s in %s: %s\n", words.Plural(c.Failures, "failure"), words.Plural(len(c.Rules), "rule"), mdCell(causeText(c)))
+			}
+			fmt.Fprintln(bw)
+		}
+		column = "Other cause"
+	}
+	others := otherCauses(r)
+	if len(others) > 0 {
+		fmt.Fprintf(bw, "| Failures | Rules | %s | Example |\n|---:|---|---|---|\n", column)
+	}
+	for i, c := range others {
+		if i == maxCausesShown {
+			n := len(others) - i
+			fmt.Fprintf(bw, "\n%s %s listed under their rules in the HTML and JSON reports.\n", words.Plural(n, "more cause"), map[bool]string{true: "is", false: "are"}[n == 1])
+			break
+		}
+		fmt.Fprintf(bw, "| %d | %d | %s | %s |\n", c.Failures, len(c.Rules), mdCell(causeText(c)), mdCell(Clip(causeExample(c), 200)))
+	}
 }
 
 // causeText is a cause's message with its spec node.

@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"maps"
-	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // WriteText writes the report for a person: one line per rule grouped by interface section,
@@ -18,82 +17,10 @@ func WriteText(w io.Writer, r *Report) error { return writeText(w, r, false) }
 // WriteColorText is WriteText with the outcomes coloured, for a terminal.
 func WriteColorText(w io.Writer, r *Report) error { return writeText(w, r, true) }
 
-// sectionTitles are the numbered headings of the interface document, to group results
-// under. The document lies outside the module, so they are written here once; a test of the
-// rules (rules/sections_test.go) checks them against the document's headings, both ways.
-var sectionTitles = map[string]string{
-	"1": "What the service does", "2": "Resources and their fields", "3": "States and transitions",
-	"4": "Endpoints", "4.1": "List all animals", "4.2": "Add an animal", "4.3": "Get an animal (deprecated)",
-	"5": "Authentication", "6": "Events", "7": "Errors", "8": "Limits", "9": "Versioning",
-}
-
-// SectionTitles returns the numbered headings of the interface document ("4.1" → "List all
-// animals"), a copy, as reports title their groups.
-func SectionTitles() map[string]string { return maps.Clone(sectionTitles) }
-
-// group returns the heading a section reference belongs under: the first reference, as
-// precise as the document's headings go ("4.1 rule 3" is 4.1, "5.2; 5.3" is 5).
-func group(section string) string {
-	first := strings.FieldsFunc(section, func(r rune) bool { return r == ' ' || r == ';' })
-	if len(first) == 0 {
-		return "?"
-	}
-	key := first[0]
-	for key != "" {
-		if _, ok := sectionTitles[key]; ok {
-			return key
-		}
-		i := strings.LastIndex(key, ".")
-		if i < 0 {
-			break
-		}
-		key = key[:i]
-	}
-	return first[0]
-}
-
-// sectionGroup is the results under one heading of the interface document, in report order.
-type sectionGroup struct {
-	Key, Title string
-	Results    []Result
-}
-
-// bySection groups results under their headings, the headings in the document's order. Every
-// writer lays its report out this way.
-func bySection(results []Result) []sectionGroup {
-	var groups []sectionGroup
-	index := map[string]int{}
-	for _, res := range results {
-		g := group(res.Section)
-		i, ok := index[g]
-		if !ok {
-			i = len(groups)
-			index[g] = i
-			groups = append(groups, sectionGroup{Key: g, Title: sectionTitles[g]})
-		}
-		groups[i].Results = append(groups[i].Results, res)
-	}
-	sort.SliceStable(groups, func(i, j int) bool { return sectionLess(groups[i].Key, groups[j].Key) })
-	return groups
-}
-
-func sectionLess(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		na, ea := strconv.Atoi(pa[i])
-		nb, eb := strconv.Atoi(pb[i])
-		if ea == nil && eb == nil && na != nb {
-			return na < nb
-		}
-		if pa[i] != pb[i] {
-			return pa[i] < pb[i]
-		}
-	}
-	return len(pa) < len(pb)
-}
-
 var statusColors = map[Status]string{Pass: "32", Fail: "31", Warn: "33", Skip: "36", Error: "35", Waived: "34"}
 
+// writeText writes the text report: its head, the causes, the rules by section, the
+// coverage and notes, and the summary line, in color when asked.
 func writeText(w io.Writer, r *Report, color bool) error {
 	r = printable(r)
 	bw := bufio.NewWriter(w)
@@ -112,19 +39,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	}
 	writeCauses(bw, r)
 	writeCloses(bw, r)
-	width, statusWidth := 0, len(Error)
-	for _, res := range r.Results {
-		width = max(width, len(res.ID))
-		statusWidth = max(statusWidth, len(res.Status))
-	}
-	for _, g := range bySection(r.Results) {
-		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
-		for _, res := range g.Results {
-			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
-				res.Severity, width, res.ID, res.Title, caseCount(res))
-			WriteDetails(bw, res)
-		}
-	}
+	writeRules(bw, r, paint)
+	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
+	writeNotes(bw, r, paint)
 	c := r.Counts
 	// The summary line ends with the verdict alone (CI logs and scripts read its last
 	// word); how many MUST rules the run did not judge is the line before it.
@@ -139,7 +56,37 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		}
 		verdict = paint(st, verdict)
 	}
-	fmt.Fprintf(bw, "\ncoverage: %s\n", CoverageLine(r.Coverage))
+	waived := ""
+	if c.Waived > 0 {
+		waived = fmt.Sprintf(", %d waived", c.Waived)
+	}
+	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
+		words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, words.Plural(totalCases(r), "case"), words.Plural(r.Requests, "request"),
+		words.Plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
+	return bw.Flush()
+}
+
+// writeRules writes every rule's line, grouped by section of the document, each with what
+// failed under it.
+func writeRules(bw io.Writer, r *Report, paint func(Status, string) string) {
+	width, statusWidth := 0, len(Error)
+	for _, res := range r.Results {
+		width = max(width, len(res.ID))
+		statusWidth = max(statusWidth, len(res.Status))
+	}
+	for _, g := range bySection(r.Results) {
+		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
+		for _, res := range g.Results {
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
+				res.Severity, width, res.ID, res.Title, caseCount(res))
+			WriteDetails(bw, res)
+		}
+	}
+}
+
+// writeNotes writes the lines between the coverage and the summary: failed gates, unneeded
+// waivers, what read-only left unjudged, waits, resends, animals removed, unjudged rules.
+func writeNotes(bw io.Writer, r *Report, paint func(Status, string) string) {
 	for _, g := range r.GateFailures {
 		fmt.Fprintf(bw, "%s: %s\n", paint(Fail, "FAILED "+g.Gate), g.Message)
 	}
@@ -150,25 +97,17 @@ func writeText(w io.Writer, r *Report, color bool) error {
 		fmt.Fprintln(bw, "read-only: "+line)
 	}
 	if r.WaitedOut > 0 {
-		fmt.Fprintf(bw, "waited out %s of 429 or 503 (%.1f s in all, --max-wait)\n", plural(r.WaitedOut, "answer"), r.WaitedMS/1000)
+		fmt.Fprintf(bw, "waited out %s of 429 or 503 (%.1f s in all, --max-wait)\n", words.Plural(r.WaitedOut, "answer"), r.WaitedMS/1000)
 	}
 	if r.Resent > 0 {
-		fmt.Fprintf(bw, "sent %s again on a fresh connection: the target had dropped the kept-alive one without an answer\n", plural(r.Resent, "request"))
+		fmt.Fprintf(bw, "sent %s again on a fresh connection: the target had dropped the kept-alive one without an answer\n", words.Plural(r.Resent, "request"))
 	}
 	if r.AnimalsRemoved > 0 {
-		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
+		fmt.Fprintf(bw, "animals: %s of the run's own removed again, %d left\n", words.Plural(r.AnimalsRemoved, "animal"), r.AnimalsLeft)
 	}
 	if u := unjudgedLine(r); u != "" {
 		fmt.Fprintln(bw, u)
 	}
-	waived := ""
-	if c.Waived > 0 {
-		waived = fmt.Sprintf(", %d waived", c.Waived)
-	}
-	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
-		plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, plural(totalCases(r), "case"), plural(r.Requests, "request"),
-		plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)
-	return bw.Flush()
 }
 
 // RunLine says how the run's generated cases were drawn, for every report: the seed (and
@@ -179,7 +118,7 @@ func RunLine(r *Report) string {
 	if r.Fuzz > 0 {
 		s += fmt.Sprintf(", --fuzz %d", r.Fuzz)
 	}
-	return s + fmt.Sprintf(", at most %s created", plural(r.MaxCreates, "animal"))
+	return s + fmt.Sprintf(", at most %s created", words.Plural(r.MaxCreates, "animal"))
 }
 
 func totalCases(r *Report) int {
@@ -195,9 +134,9 @@ func caseCount(res Result) string {
 	case res.Cases == 0 && res.CasesSkipped == 0:
 		return ""
 	case res.CasesSkipped > 0:
-		return fmt.Sprintf(" (%s, %d not sent)", plural(res.Cases, "case"), res.CasesSkipped)
+		return fmt.Sprintf(" (%s, %d not sent)", words.Plural(res.Cases, "case"), res.CasesSkipped)
 	}
-	return fmt.Sprintf(" (%s)", plural(res.Cases, "case"))
+	return fmt.Sprintf(" (%s)", words.Plural(res.Cases, "case"))
 }
 
 // writeCauses leads a failing report with what explains its failures: the cause that
@@ -220,7 +159,7 @@ func writeCauses(w io.Writer, r *Report) {
 	}
 	for i, c := range others {
 		if i == maxCausesShown {
-			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", plural(len(others)-i, "more cause"))
+			fmt.Fprintf(w, "  ... and %s, listed under their rules below\n", words.Plural(len(others)-i, "more cause"))
 			break
 		}
 		fmt.Fprintf(w, "  %d. %s\n", i+1, c.Message)
@@ -236,7 +175,7 @@ func writeCloses(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "\nADVISORY: the target dropped a kept-alive connection after these answers, without \"Connection: close\"; the next request sent on it got no answer (sent again on a fresh connection):\n")
 	for _, c := range r.ConnectionCloses {
-		fmt.Fprintf(w, "  after %s (%s)\n     %s\n", c.After, plural(c.Count, "time"), c.Curl)
+		fmt.Fprintf(w, "  after %s (%s)\n     %s\n", c.After, words.Plural(c.Count, "time"), c.Curl)
 	}
 }
 
@@ -246,7 +185,7 @@ func writeDominant(w io.Writer, indent string, d Dominance) {
 		writeCause(w, indent, d.Causes[0])
 		return
 	}
-	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, plural(d.Failures, "failure"), plural(d.Rules, "rule"), len(d.Causes))
+	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, words.Plural(d.Failures, "failure"), words.Plural(d.Rules, "rule"), len(d.Causes))
 	for i, c := range d.Causes {
 		fmt.Fprintf(w, "%s- %s\n", indent, c.Message)
 		if i > 0 {
@@ -263,7 +202,7 @@ func writeCause(w io.Writer, indent string, c Cause) {
 	if len(c.Rules) > 4 {
 		rules = strings.Join(c.Rules[:4], ", ") + fmt.Sprintf(" and %d more", len(c.Rules)-4)
 	}
-	fmt.Fprintf(w, "%s%s: %s in %s: %s\n", indent, c.Level, plural(c.Failures, "failure"), plural(len(c.Rules), "rule"), rules)
+	fmt.Fprintf(w, "%s%s: %s in %s: %s\n", indent, c.Level, words.Plural(c.Failures, "failure"), words.Plural(len(c.Rules), "rule"), rules)
 	if c.Pointer != "" {
 		fmt.Fprintf(w, "%sspec: %s\n", indent, c.Pointer)
 	}
@@ -279,17 +218,6 @@ func writeCause(w io.Writer, indent string, c Cause) {
 
 // maxCausesShown is how many causes lead a text report.
 const maxCausesShown = 10
-
-// plural is the count n with its noun: "1 rule", "2 rules".
-func plural(n int, noun string) string { return fmt.Sprintf("%d %s", n, nounFor(n, noun)) }
-
-// nounFor is noun as n of them are written: "rule" for 1, "rules" otherwise.
-func nounFor(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
-}
 
 const indent = "          "
 

@@ -67,9 +67,3 @@ func TestPrintFlags(t *testing.T) {
       per-request timeout, a duration (default 10s)
 `, b.String())
 }
-
-func TestPlural(t *testing.T) {
-	assert.Equal(t, "0 rules", Plural(0, "rule"))
-	assert.Equal(t, "1 rule", Plural(1, "rule"))
-	assert.Equal(t, "2 breaking changes", Plural(2, "breaking change"))
-}

@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -62,17 +63,17 @@ func newestFirst(doc *openapi3.T) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case isCreate(r):
+			case kit.IsCreate(r):
 				serveCreate(next, w, r, func(id int64, m map[string]any) {
 					status, _ := m["status"].(string)
 					mu.Lock()
 					recs = append(recs, rec{id, status})
 					mu.Unlock()
 				})
-			case isList(r):
+			case kit.IsList(r):
 				// The reference judges the key and the parameters; its page is then replaced.
-				if rp := capture(next, r); rp.status != http.StatusOK {
-					rp.send(w)
+				if rp := kit.Capture(next, r); rp.Status != http.StatusOK {
+					rp.Send(w)
 					return
 				}
 				q := r.URL.Query()
@@ -90,17 +91,17 @@ func newestFirst(doc *openapi3.T) func(http.Handler) http.Handler {
 				mu.Unlock()
 				out := make([]any, 0, len(ids))
 				for _, id := range ids {
-					get := withPath(r, path.Join(r.URL.Path, strconv.FormatInt(id, 10)))
+					get := kit.WithPath(r, path.Join(r.URL.Path, strconv.FormatInt(id, 10)))
 					get.URL.RawQuery = ""
-					if rp := capture(next, get); rp.status == http.StatusOK {
-						if m, ok := rp.object(); ok {
+					if rp := kit.Capture(next, get); rp.Status == http.StatusOK {
+						if m, ok := rp.Object(); ok {
 							out = append(out, m)
 						}
 					}
 				}
-				rp := &reply{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}}
-				rp.setBody(out)
-				rp.send(w)
+				rp := &kit.Reply{Status: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}}
+				rp.SetBody(out)
+				rp.Send(w)
 			default:
 				next.ServeHTTP(w, r)
 			}
@@ -110,28 +111,28 @@ func newestFirst(doc *openapi3.T) func(http.Handler) http.Handler {
 
 // serveCreate serves a createPet through next and hands the animal a 201 answered to record.
 func serveCreate(next http.Handler, w http.ResponseWriter, r *http.Request, record func(id int64, pet map[string]any)) {
-	rp := capture(next, r)
-	if m, ok := rp.object(); ok && rp.status == http.StatusCreated {
+	rp := kit.Capture(next, r)
+	if m, ok := rp.Object(); ok && rp.Status == http.StatusCreated {
 		id, _ := idOf(m)
 		record(id, m)
 	}
-	rp.send(w)
+	rp.Send(w)
 }
 
 // shortPages leaves out each animal of a listing with probability one half.
 func shortPages(*openapi3.T) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !isList(r) {
+			if !kit.IsList(r) {
 				next.ServeHTTP(w, r)
 				return
 			}
-			rp := capture(next, r)
-			if l, ok := rp.objects(); ok && rp.status == http.StatusOK {
+			rp := kit.Capture(next, r)
+			if l, ok := rp.Objects(); ok && rp.Status == http.StatusOK {
 				l = slices.DeleteFunc(l, func(map[string]any) bool { return rand.IntN(2) == 0 })
-				rp.setBody(l)
+				rp.SetBody(l)
 			}
-			rp.send(w)
+			rp.Send(w)
 		})
 	}
 }
@@ -149,26 +150,26 @@ func lagging(*openapi3.T) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
-			case isCreate(r):
+			case kit.IsCreate(r):
 				serveCreate(next, w, r, func(id int64, _ map[string]any) {
 					mu.Lock()
 					born[id] = time.Now()
 					mu.Unlock()
 				})
-			case isList(r):
-				rp := capture(next, r)
-				if l, ok := rp.objects(); ok && rp.status == http.StatusOK {
+			case kit.IsList(r):
+				rp := kit.Capture(next, r)
+				if l, ok := rp.Objects(); ok && rp.Status == http.StatusOK {
 					l = slices.DeleteFunc(l, func(m map[string]any) bool { id, _ := idOf(m); return young(id) })
-					rp.setBody(l)
+					rp.SetBody(l)
 				}
-				rp.send(w)
-			case isGet(r):
-				rp := capture(next, r)
-				if id, err := strconv.ParseInt(path.Base(r.URL.Path), 10, 64); err == nil && rp.status == http.StatusOK && young(id) {
-					fail(w, http.StatusNotFound, "not_found", "pet "+strconv.FormatInt(id, 10)+" not found")
+				rp.Send(w)
+			case kit.IsGet(r):
+				rp := kit.Capture(next, r)
+				if id, err := strconv.ParseInt(path.Base(r.URL.Path), 10, 64); err == nil && rp.Status == http.StatusOK && young(id) {
+					kit.Fail(w, http.StatusNotFound, "not_found", "pet "+strconv.FormatInt(id, 10)+" not found")
 					return
 				}
-				rp.send(w)
+				rp.Send(w)
 			default:
 				next.ServeHTTP(w, r)
 			}
@@ -177,11 +178,11 @@ func lagging(*openapi3.T) func(http.Handler) http.Handler {
 }
 
 // otherClient creates an animal every few milliseconds until ctx ends.
-func otherClient(ctx context.Context, t exchange.Target) {
+func otherClient(ctx context.Context, t exchange.Target, f *spec.Facts) {
 	statuses := []string{"", `,"status":"available"`, `,"status":"pending"`, `,"status":"sold"`}
 	for i := 0; ctx.Err() == nil; i++ {
 		body := fmt.Sprintf(`{"name":"other-client-%d","categoryId":%d%s}`, i, 1+i%5, statuses[i%len(statuses)])
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.BaseURL+"/pets", strings.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.BaseURL+f.ByID[spec.OpCreate].Path, strings.NewReader(body))
 		if err != nil {
 			return
 		}

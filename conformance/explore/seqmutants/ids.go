@@ -5,6 +5,8 @@ import (
 	"path"
 	"strconv"
 	"sync"
+
+	"github.com/petstore/petstore/conformance/mutants/kit"
 )
 
 // ids shows the reference's animals under other ids: the ids the clients see (public) are
@@ -63,19 +65,19 @@ func (l *ids) pub(ref int64) (int64, bool) {
 func (l *ids) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case isCreate(r):
-			rp := capture(next, r)
-			if m, ok := rp.object(); ok && rp.status == http.StatusCreated {
+		case kit.IsCreate(r):
+			rp := kit.Capture(next, r)
+			if m, ok := rp.Object(); ok && rp.Status == http.StatusCreated {
 				ref, _ := idOf(m)
 				pub := l.alloc()
 				if l.keep == nil || l.keep(m) {
 					l.bind(pub, ref)
 				}
 				setID(m, pub)
-				rp.setBody(m)
+				rp.SetBody(m)
 			}
-			rp.send(w)
-		case isGet(r):
+			rp.Send(w)
+		case kit.IsGet(r):
 			pub, err := strconv.ParseInt(path.Base(r.URL.Path), 10, 64)
 			if err != nil {
 				next.ServeHTTP(w, r) // not an id: the reference's own answer
@@ -85,15 +87,15 @@ func (l *ids) wrap(next http.Handler) http.Handler {
 			if !ok {
 				ref = -1 // no such animal: the reference's 404 (after its key check)
 			}
-			rp := capture(next, withPath(r, path.Join(path.Dir(r.URL.Path), strconv.FormatInt(ref, 10))))
-			if m, ok := rp.object(); ok && rp.status == http.StatusOK {
+			rp := kit.Capture(next, kit.WithPath(r, path.Join(path.Dir(r.URL.Path), strconv.FormatInt(ref, 10))))
+			if m, ok := rp.Object(); ok && rp.Status == http.StatusOK {
 				setID(m, pub)
-				rp.setBody(m)
+				rp.SetBody(m)
 			}
-			rp.send(w)
-		case isList(r):
-			rp := capture(next, r)
-			if list, ok := rp.objects(); ok && rp.status == http.StatusOK {
+			rp.Send(w)
+		case kit.IsList(r):
+			rp := kit.Capture(next, r)
+			if list, ok := rp.Objects(); ok && rp.Status == http.StatusOK {
 				out := make([]map[string]any, 0, len(list))
 				for _, m := range list {
 					ref, _ := idOf(m)
@@ -102,9 +104,9 @@ func (l *ids) wrap(next http.Handler) http.Handler {
 						out = append(out, m)
 					}
 				}
-				rp.setBody(out)
+				rp.SetBody(out)
 			}
-			rp.send(w)
+			rp.Send(w)
 		default:
 			next.ServeHTTP(w, r)
 		}

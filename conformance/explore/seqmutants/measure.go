@@ -16,7 +16,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/explore"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -173,7 +173,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		after, shrunk := "-", "-" // nothing found: nothing to measure
 		if r.Found() > 0 {
-			after, shrunk = r.MedianAfter().Round(time.Millisecond).String(), cli.Plural(r.MedianShrunk(), "step")
+			after, shrunk = r.MedianAfter().Round(time.Millisecond).String(), words.Plural(r.MedianShrunk(), "step")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
 			r.Found(), len(r.Outcomes), after, shrunk,

@@ -23,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/mutants/kit"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -50,11 +51,12 @@ type Mutant struct {
 	// New returns a fresh wrapper (its own state) for one server.
 	New func(doc *openapi3.T) func(http.Handler) http.Handler
 	// Background, when set, runs beside explore for as long as the server lives (another
-	// client).
-	Background func(ctx context.Context, t exchange.Target)
+	// client), sending to t the operations f describes.
+	Background func(ctx context.Context, t exchange.Target, f *spec.Facts)
 }
 
-// Catalogue lists the sequence mutants.
+// Catalogue lists the sequence mutants. The function is long because it is a table: one
+// literal per mutant, each with its fault, its budget and its wrapper.
 func Catalogue() []Mutant {
 	return []Mutant{
 		{Name: "racing-ids", Fault: "two creates that overlap get the same id; the later animal overwrites the earlier",
@@ -84,7 +86,7 @@ func Catalogue() []Mutant {
 				var n atomic.Int64
 				return func(next http.Handler) http.Handler {
 					return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-						if n.Add(1) > 400 && isList(r) {
+						if n.Add(1) > 400 && kit.IsList(r) {
 							r = editQuery(r, func(q url.Values) { q.Set("limit", strconv.FormatInt(lim.Max, 10)) })
 						}
 						next.ServeHTTP(w, r)
@@ -97,7 +99,7 @@ func Catalogue() []Mutant {
 				return func(next http.Handler) http.Handler {
 					return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 						if rand.IntN(20) == 0 {
-							fail(w, http.StatusInternalServerError, "internal", "internal server error")
+							kit.Fail(w, http.StatusInternalServerError, "internal", "internal server error")
 							return
 						}
 						next.ServeHTTP(w, r)
@@ -111,7 +113,7 @@ func Catalogue() []Mutant {
 				broken := values[1%len(values)]
 				return func(next http.Handler) http.Handler {
 					return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-						if isList(r) && r.URL.Query().Get("status") == broken {
+						if kit.IsList(r) && r.URL.Query().Get("status") == broken {
 							r = editQuery(r, func(q url.Values) { q.Del("status") })
 						}
 						next.ServeHTTP(w, r)
@@ -153,23 +155,23 @@ func editQuery(r *http.Request, edit func(url.Values)) *http.Request {
 func editPets(edit func(map[string]any)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !isList(r) && !isGet(r) && !isCreate(r) {
+			if !kit.IsList(r) && !kit.IsGet(r) && !kit.IsCreate(r) {
 				next.ServeHTTP(w, r)
 				return
 			}
-			rp := capture(next, r)
-			if rp.status/100 == 2 {
-				if m, ok := rp.object(); ok {
+			rp := kit.Capture(next, r)
+			if rp.Status/100 == 2 {
+				if m, ok := rp.Object(); ok {
 					edit(m)
-					rp.setBody(m)
-				} else if l, ok := rp.objects(); ok {
+					rp.SetBody(m)
+				} else if l, ok := rp.Objects(); ok {
 					for _, m := range l {
 						edit(m)
 					}
-					rp.setBody(l)
+					rp.SetBody(l)
 				}
 			}
-			rp.send(w)
+			rp.Send(w)
 		})
 	}
 }
@@ -184,18 +186,18 @@ func Serve(doc *openapi3.T, m Mutant) (exchange.Target, func(), error) {
 	if m.New != nil {
 		h = m.New(doc)(h)
 	}
-	base, err := spec.BasePath(doc)
+	f, err := spec.ReadFacts(doc)
 	if err != nil {
 		return exchange.Target{}, nil, err
 	}
 	srv := httptest.NewServer(h)
-	t := exchange.Target{BaseURL: srv.URL + base, APIKey: Key, Client: srv.Client()}
+	t := exchange.Target{BaseURL: srv.URL + f.BasePath, APIKey: Key, Client: srv.Client()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		if m.Background != nil {
-			m.Background(ctx, t)
+			m.Background(ctx, t, f)
 		}
 	}()
 	return t, func() { cancel(); <-done; srv.Close() }, nil

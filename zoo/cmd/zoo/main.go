@@ -50,6 +50,51 @@ func main() {
 
 const key = "zoo-key-5b1e9c"
 
+// compare writes the table row of implementation name, observed obs against its record r,
+// says on stderr every verdict that changed and returns how many did; with update, the
+// record takes the new failures (unjudged) and the explore findings.
+func compare(tw, stderr io.Writer, name string, r *zoo.Implementation, obs zoo.Observed, update bool) int {
+	if obs.Skipped != "" {
+		fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\n", name, r.Framework, obs.Skipped)
+		return 0
+	}
+	lost, unjudged, fps := zoo.Compare(r, obs)
+	faults := 0
+	for _, k := range obs.Failures {
+		if j, ok := r.Failures[k]; ok && j.Verdict == zoo.Fault {
+			faults++
+		}
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", name, r.Framework, obs.Plain, obs.Strict, obs.Cases,
+		len(obs.Explore), faults, len(lost), len(unjudged), len(fps))
+	for _, k := range lost {
+		fmt.Fprintf(stderr, "zoo: %s: a recorded fault is no longer reported: %s\n", name, k)
+	}
+	for _, k := range unjudged {
+		fmt.Fprintf(stderr, "zoo: %s: not judged yet: %s\n", name, k)
+	}
+	for _, k := range fps {
+		fmt.Fprintf(stderr, "zoo: %s: a false positive is back: %s\n", name, k)
+	}
+	if update {
+		for _, k := range unjudged {
+			r.Failures[k] = zoo.Judgement{Verdict: zoo.Unjudged}
+		}
+		r.Explore = obs.Explore
+	}
+	return len(lost) + len(unjudged) + len(fps)
+}
+
+// writeDocs writes the Markdown table of the record to path (docs/zoo.md).
+func writeDocs(path string, rec zoo.Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return cli.Usagef("zoo: %v", err)
+	}
+	defer f.Close()
+	return zoo.WriteMarkdown(f, rec)
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -67,12 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("zoo: %v", err)
 	}
 	if *docs != "" {
-		f, err := os.Create(*docs)
-		if err != nil {
-			return cli.Usagef("zoo: %v", err)
-		}
-		defer f.Close()
-		return zoo.WriteMarkdown(f, rec)
+		return writeDocs(*docs, rec)
 	}
 	names, err := zoo.Implementations(*dir)
 	if err != nil {
@@ -104,35 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			r = &zoo.Implementation{Framework: name, Failures: map[string]zoo.Judgement{}}
 			rec[name] = r
 		}
-		if obs.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\n", name, r.Framework, obs.Skipped)
-			continue
-		}
-		lost, unjudged, fps := zoo.Compare(r, obs)
-		faults := 0
-		for _, k := range obs.Failures {
-			if j, ok := r.Failures[k]; ok && j.Verdict == zoo.Fault {
-				faults++
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", name, r.Framework, obs.Plain, obs.Strict, obs.Cases,
-			len(obs.Explore), faults, len(lost), len(unjudged), len(fps))
-		for _, k := range lost {
-			fmt.Fprintf(stderr, "zoo: %s: a recorded fault is no longer reported: %s\n", name, k)
-		}
-		for _, k := range unjudged {
-			fmt.Fprintf(stderr, "zoo: %s: not judged yet: %s\n", name, k)
-		}
-		for _, k := range fps {
-			fmt.Fprintf(stderr, "zoo: %s: a false positive is back: %s\n", name, k)
-		}
-		bad += len(lost) + len(unjudged) + len(fps)
-		if *update {
-			for _, k := range unjudged {
-				r.Failures[k] = zoo.Judgement{Verdict: zoo.Unjudged}
-			}
-			r.Explore = obs.Explore
-		}
+		bad += compare(tw, stderr, name, r, obs, *update)
 	}
 	tw.Flush()
 	if *update {

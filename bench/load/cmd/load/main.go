@@ -158,9 +158,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // table measures every configuration under every case at each number of server cores,
 // and prints them side by side with the targets.
 func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
+	servers, prismWhy, err := tableServers(ctx, o, dir)
+	if err != nil {
+		return err
+	}
+	runs, err := measure(ctx, o, servers, stdout)
+	if err != nil {
+		return err
+	}
+	writeRuns(stdout, o, runs, prismWhy)
+	return nil
+}
+
+// tableServers are the servers the table compares: petstore serve validated and with
+// --no-validation (both seeded in dir), the baseline that replays what the validated one
+// answered and, with -peers, Prism (prismWhy says why not when it is missing).
+func tableServers(ctx context.Context, o options, dir string) (servers []load.Server, prismWhy string, err error) {
 	seed := filepath.Join(dir, "seed.json")
 	if err := writeSeed(seed, o.seedCount); err != nil {
-		return cli.Usagef("load: %v", err)
+		return nil, "", cli.Usagef("load: %v", err)
 	}
 	serve := []string{o.petstore, "serve", "--addr", "127.0.0.1:{port}", "--api-key", apiKey, "--seed", seed}
 	validated := load.Server{Name: load.Validated, Argv: serve, ReadyPath: "/healthz", Base: "/v1"}
@@ -170,25 +186,24 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 	// The baseline answers with what the validated server answered.
 	p, err := load.Start(ctx, validated.Argv, validated.ReadyPath, o.StartWithin)
 	if err != nil {
-		return cli.Usagef("load: %v", err)
+		return nil, "", cli.Usagef("load: %v", err)
 	}
 	canned, err := load.Capture(ctx, p.URL+validated.Base, apiKey, load.Cases)
 	p.Stop()
 	if err != nil {
-		return cli.Usagef("load: capture the reference answers: %v", err)
+		return nil, "", cli.Usagef("load: capture the reference answers: %v", err)
 	}
 	cannedPath := filepath.Join(dir, "canned.json")
 	data, _ := json.Marshal(canned) // byte slices and strings always marshal
 	if err := os.WriteFile(cannedPath, data, 0o600); err != nil {
-		return cli.Usagef("load: %v", err)
+		return nil, "", cli.Usagef("load: %v", err)
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return cli.Usagef("load: %v", err)
+		return nil, "", cli.Usagef("load: %v", err)
 	}
-	servers := []load.Server{validated, noValidation, {Name: load.BaselineServer,
+	servers = []load.Server{validated, noValidation, {Name: load.BaselineServer,
 		Argv: []string{self, "baseline", "--addr", "127.0.0.1:{port}", "--canned", cannedPath}, ReadyPath: "/healthz", Base: "/v1"}}
-	var prismWhy string
 	if o.peers {
 		if _, err := os.Stat(o.prism); err != nil {
 			prismWhy = fmt.Sprintf("Prism not installed at %s (make load-peers installs it): %v", o.prism, err)
@@ -198,7 +213,13 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 				ReadyPath: "/pets", Base: ""}) // Prism serves the paths without the servers' base path
 		}
 	}
+	return servers, prismWhy, nil
+}
 
+// measure runs every case against every server on each -server-cores count that fits the
+// machine, the servers pinned to their cores and the generator to the others.
+func measure(ctx context.Context, o options, servers []load.Server, stdout io.Writer) ([]load.Comparison, error) {
+	var err error
 	taskset := ""
 	if o.pin {
 		if taskset, err = exec.LookPath("taskset"); err != nil {
@@ -216,7 +237,7 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 			continue
 		}
 		if err := place.PinGenerator(); err != nil {
-			return cli.Usagef("load: %v", err)
+			return nil, cli.Usagef("load: %v", err)
 		}
 		pinned := make([]load.Server, len(servers))
 		for i, srv := range servers {
@@ -228,37 +249,43 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 			fmt.Fprintf(os.Stderr, "load: %s: %s...\n", load.ServerCores(n), c.Name)
 			results = append(results, load.Interleave(ctx, pinned, c, o.Options)...)
 			if ctx.Err() != nil {
-				return cli.Usagef("load: interrupted")
+				return nil, cli.Usagef("load: interrupted")
 			}
 		}
 		runs = append(runs, load.Comparison{Cores: n, Placement: place, Results: results})
 	}
 	if len(runs) == 0 {
-		return cli.Usagef("load: no -server-cores count fits the %d CPUs of this machine", len(cpus))
+		return nil, cli.Usagef("load: no -server-cores count fits the %d CPUs of this machine", len(cpus))
 	}
+	return runs, nil
+}
+
+// writeRuns writes the comparison, then each core count's table and its targets.
+func writeRuns(stdout io.Writer, o options, runs []load.Comparison, prismWhy string) {
+	validated, noValidation := load.Validated, load.NoValidation
 	load.WriteComparison(stdout, runs, load.Cases)
 	fmt.Fprintf(stdout, "\nServers start with %d animals; the baseline sends the bytes the validated server sent. "+
 		"Prism answers with the spec's examples.\n", o.seedCount)
 	for _, run := range runs {
 		fmt.Fprintf(stdout, "\n### %s\n\n", load.ServerCores(run.Cores))
-		load.WriteTable(stdout, run.Results, validated.Name)
+		load.WriteTable(stdout, run.Results, validated)
 		fmt.Fprintln(stdout, "\nTargets:")
 		post, list := load.Cases[2].Name, load.Cases[0].Name
 		goals := []load.Goal{
-			load.RatioGoal("validated "+post+" >= 85% of --no-validation (throughput)", run.Results, validated.Name, noValidation.Name, post, 0.85, true),
-			load.CPUGoal("validated "+post+" >= 85% of --no-validation (server CPU per request)", run.Results, validated.Name, noValidation.Name, post, 0.85),
+			load.RatioGoal("validated "+post+" >= 85% of --no-validation (throughput)", run.Results, validated, noValidation, post, 0.85, true),
+			load.CPUGoal("validated "+post+" >= 85% of --no-validation (server CPU per request)", run.Results, validated, noValidation, post, 0.85),
 		}
 		for _, c := range load.Cases {
 			if c.Method == "GET" {
 				goals = append(goals,
-					load.RatioGoal("validated "+c.Name+" >= 85% of the baseline (throughput)", run.Results, validated.Name, load.BaselineServer, c.Name, 0.85, true),
-					load.CPUGoal("validated "+c.Name+" >= 85% of the baseline (server CPU per request)", run.Results, validated.Name, load.BaselineServer, c.Name, 0.85))
+					load.RatioGoal("validated "+c.Name+" >= 85% of the baseline (throughput)", run.Results, validated, load.BaselineServer, c.Name, 0.85, true),
+					load.CPUGoal("validated "+c.Name+" >= 85% of the baseline (server CPU per request)", run.Results, validated, load.BaselineServer, c.Name, 0.85))
 			}
 		}
-		goals = append(goals, load.ReadyGoal("petstore serve ready (GET /healthz answers) within 150 ms of start", run.Results, validated.Name, 150*time.Millisecond))
+		goals = append(goals, load.ReadyGoal("petstore serve ready (GET /healthz answers) within 150 ms of start", run.Results, validated, 150*time.Millisecond))
 		prism := load.Goal{Name: "validated " + list + " throughput >= 10× Prism mock's", Why: "run make load-peers"}
 		if o.peers {
-			prism = load.RatioGoal(prism.Name, run.Results, validated.Name, "prism mock -v error", list, 10, false)
+			prism = load.RatioGoal(prism.Name, run.Results, validated, "prism mock -v error", list, 10, false)
 			if prismWhy != "" {
 				prism.Why = prismWhy
 			}
@@ -268,7 +295,6 @@ func table(ctx context.Context, o options, dir string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "\nCeiling of this run: the baseline (no work at all) does %s Prism's %s.\n", ceiling.Measured, list)
 		}
 	}
-	return nil
 }
 
 // memory runs the memory mode on the validated server.

@@ -43,6 +43,29 @@ func main() {
 // limit bounds the whole command: a hung mutant ends with an error, not a stuck build.
 const limit = 5 * time.Minute
 
+// ablation skips each rule, and each family of generated cases, in turn and writes the
+// mutants that then pass: what each rule alone holds up.
+func ablation(ctx context.Context, stdout io.Writer, doc *openapi3.T, outcomes []mutants.Outcome, workers int) error {
+	rules, err := conformance.All(doc)
+	if err != nil {
+		return cli.Usagef("mutants: %v", err)
+	}
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	words, err := familyWords(doc)
+	if err != nil {
+		return cli.Usagef("mutants: %v", err)
+	}
+	as, err := mutants.Ablate(ctx, doc, outcomes, append(mutants.Singles(ids), mutants.Families(ids, words)...), workers, false)
+	if err != nil {
+		return cli.Usagef("mutants: %v", err)
+	}
+	fmt.Fprintln(stdout)
+	return mutants.WriteAblation(stdout, as)
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -84,24 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *ablate {
-		rules, err := conformance.All(doc)
-		if err != nil {
-			return cli.Usagef("mutants: %v", err)
-		}
-		ids := make([]string, len(rules))
-		for i, r := range rules {
-			ids[i] = r.ID
-		}
-		words, err := familyWords(doc)
-		if err != nil {
-			return cli.Usagef("mutants: %v", err)
-		}
-		as, err := mutants.Ablate(ctx, doc, outcomes, append(mutants.Singles(ids), mutants.Families(ids, words)...), *workers, false)
-		if err != nil {
-			return cli.Usagef("mutants: %v", err)
-		}
-		fmt.Fprintln(stdout)
-		if err := mutants.WriteAblation(stdout, as); err != nil {
+		if err := ablation(ctx, stdout, doc, outcomes, *workers); err != nil {
 			return err
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/petstore/petstore/conformance/explore/seqmutants"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
@@ -36,6 +37,25 @@ func main() {
 		}
 		os.Exit(cli.Code(err))
 	}
+}
+
+// runSeeds explores server m on seeds 1..seeds, saying on stderr what each found.
+func runSeeds(ctx context.Context, stderr io.Writer, doc *openapi3.T, m seqmutants.Mutant, seeds int, o seqmutants.Options) (seqmutants.Row, error) {
+	row := seqmutants.Row{Mutant: m, Options: o}
+	for seed := 1; seed <= seeds; seed++ {
+		out, err := seqmutants.RunOne(ctx, doc, m, uint64(seed), o)
+		if err != nil {
+			return row, cli.Usagef("explore-mutants: %v", err)
+		}
+		row.Outcomes = append(row.Outcomes, out)
+		if !out.Found {
+			fmt.Fprintf(stderr, "  %s seed %d: nothing found in %d steps, %.1fs\n", m.Name, seed, out.Report.Steps, out.Report.Seconds)
+			continue
+		}
+		fmt.Fprintf(stderr, "  %s seed %d: found %s after %s, shrunk to %d, %s, replay file %d/%d\n", m.Name, seed,
+			out.Rule, out.After.Round(time.Millisecond), out.Shrunk, out.Class, out.Reproduced, o.ReplayFileRuns)
+	}
+	return row, nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -77,19 +97,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rows := make([]seqmutants.Row, 0, len(ms))
 	ok := true
 	for _, m := range ms {
-		row := seqmutants.Row{Mutant: m, Options: o}
-		for seed := 1; seed <= *seeds; seed++ {
-			out, err := seqmutants.RunOne(ctx, doc, m, uint64(seed), o)
-			if err != nil {
-				return cli.Usagef("explore-mutants: %v", err)
-			}
-			row.Outcomes = append(row.Outcomes, out)
-			if !out.Found {
-				fmt.Fprintf(stderr, "  %s seed %d: nothing found in %d steps, %.1fs\n", m.Name, seed, out.Report.Steps, out.Report.Seconds)
-				continue
-			}
-			fmt.Fprintf(stderr, "  %s seed %d: found %s after %s, shrunk to %d, %s, replay file %d/%d\n", m.Name, seed,
-				out.Rule, out.After.Round(time.Millisecond), out.Shrunk, out.Class, out.Reproduced, o.ReplayFileRuns)
+		row, err := runSeeds(ctx, stderr, doc, m, *seeds, o)
+		if err != nil {
+			return err
 		}
 		rows = append(rows, row)
 		if *allowed && row.Found() > 0 || !*allowed && row.Found()*20 < 19**seeds || o.ReplayFileRuns > 0 && row.Reproducing() < row.Found() {

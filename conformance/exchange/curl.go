@@ -1,0 +1,133 @@
+package exchange
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/petstore/petstore/conformance/report"
+)
+
+// curl writes a command that repeats req; the key comes from the environment.
+func (s *Session) curl(req *http.Request, body []byte) string {
+	var b strings.Builder
+	b.WriteString("curl -sS -i")
+	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
+		b.WriteString(" -X " + req.Method)
+	}
+	keys := make([]string, 0, len(req.Header))
+	for k := range req.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range req.Header[k] {
+			if strings.TrimSpace(v) == "" {
+				// curl drops a header given as "Name: " and sends an empty one given as "Name;".
+				b.WriteString(" -H " + shellQuote(k+";"))
+				continue
+			}
+			if http.CanonicalHeaderKey(k) == "Authorization" {
+				b.WriteString(" -H " + s.red.authCurl(v))
+				continue
+			}
+			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
+		}
+	}
+	pipe := ""
+	switch {
+	case len(body) > 0 && unprintable(body) && !strings.Contains(s.Redact(string(body)), report.KeyPlaceholder):
+		// Bytes that are not UTF-8, and control characters, cannot stand in a report or a
+		// terminal as they are: printf writes them from octal escapes (POSIX), and curl
+		// reads them from its input.
+		pipe = "printf " + printfFormat(s.Redact(string(body))) + " | "
+		b.WriteString(" --data-binary @-")
+	case len(body) > 0:
+		b.WriteString(" --data-binary " + shellQuote(s.Redact(string(body))))
+	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
+		// What Go sends for an empty body of these methods; curl sends none without it.
+		b.WriteString(" -H 'Content-Length: 0'")
+	}
+	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
+	return pipe + b.String()
+}
+
+// unprintable reports whether body holds bytes that are not UTF-8 or control characters
+// other than tab, line feed and carriage return.
+func unprintable(body []byte) bool {
+	if !utf8.Valid(body) {
+		return true
+	}
+	return bytes.ContainsFunc(body, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f })
+}
+
+// printfFormat is a single-quoted printf format that writes body byte for byte: printable
+// ASCII as it is (% and \ doubled), every other byte as an octal escape.
+func printfFormat(body string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '%':
+			b.WriteString("%%")
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\'' || c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\%03o`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
+// double-quoted so that the shell expands it (as ${PETSTORE_API_KEY} where a letter, digit
+// or underscore follows, which would otherwise lengthen the variable's name); everything
+// else is single-quoted.
+func shellQuote(str string) string {
+	parts := strings.Split(str, report.KeyPlaceholder)
+	word := make([]string, 0, 2*len(parts)-1)
+	for i, p := range parts {
+		if i > 0 {
+			word = append(word, keyVar(p))
+		}
+		word = append(word, p)
+	}
+	return shellWord(word...)
+}
+
+// keyVar is the expansion of the key variable before the text next.
+func keyVar(next string) string {
+	if next != "" && strings.IndexByte(nameBytes, next[0]) >= 0 {
+		return "${" + strings.TrimPrefix(report.KeyPlaceholder, "$") + "}"
+	}
+	return report.KeyPlaceholder
+}
+
+// nameBytes are the bytes of a shell variable's name.
+const nameBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+// shellWord quotes one word for a POSIX shell from parts that alternate between text, kept
+// as it is, and shell expansions ($VAR, $(...)), which the shell performs: text at the even
+// indexes, expansions at the odd ones. A word without expansions is single-quoted.
+func shellWord(parts ...string) string {
+	if len(parts) == 1 {
+		return "'" + strings.ReplaceAll(parts[0], "'", `'\''`) + "'"
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\$`)
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, p := range parts {
+		if i%2 == 0 {
+			p = esc.Replace(p)
+		}
+		b.WriteString(p)
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/petstore/petstore/conformance/judge"
+)
+
+// judge checks an answer against the model. recheck > 0 asks for the request again after
+// that long (a 404 within the allowed lag).
+func (r *runner) judge(m *model, w *worker, i int, st Step, rel string, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
+	where := fmt.Sprintf("worker %d step #%d", w.n, i)
+	if st.Auth != "" {
+		if status != http.StatusUnauthorized {
+			return 0, violation("unauthorized", "%s with %s answered %d, not 401", st.Op, authText(st.Auth), status)
+		}
+		return 0, nil
+	}
+	at := time.Now()
+	switch st.Op {
+	case opCreate:
+		return 0, r.judgeCreate(m, w, i, st, where, at, status, body)
+	case opList:
+		return 0, r.judgeList(m, w, rel, where, at, status, body)
+	case opGet:
+		return r.judgeGet(m, rel, where, at, sent, status, body)
+	}
+	return 0, nil
+}
+
+// judgeCreate judges createPet's answer: the verdict of its body, and the created animal.
+func (r *runner) judgeCreate(m *model, w *worker, i int, st Step, where string, at time.Time, status int, body []byte) *Violation {
+	verdict := r.f.classify(st.Body)
+	switch {
+	case verdict == accept && status != http.StatusCreated:
+		return violation("create-accepted", "createPet with a valid body answered %d, not 201: %s", status, r.sess.Redact(keep(body)))
+	case verdict == reject && status != http.StatusBadRequest:
+		return violation("create-rejected", "createPet with an invalid body answered %d, not 400", status)
+	case status != http.StatusCreated:
+		return nil
+	}
+	obj, _ := decodeObject(body)
+	if fs := judge.Stored(r.f.sentFields(st.Body), obj, "the created Pet"); len(fs) > 0 {
+		return violation("create-fields", "createPet answered 201: %s: want %s, got %s", fs[0].Message, fs[0].Expected, fs[0].Actual)
+	}
+	got, _ := fromObject(obj)
+	if v := m.created(got, at, where); v != nil {
+		return v
+	}
+	w.ids[i] = got.id
+	return nil
+}
+
+// judgeList judges listPets' answer: what the query asked for, and the animals listed.
+func (r *runner) judgeList(m *model, w *worker, rel, where string, at time.Time, status int, body []byte) *Violation {
+	_, query, _ := strings.Cut(rel, "?")
+	asked := judge.ListingAsked(r.f.Facts, query)
+	if status != http.StatusOK {
+		if asked.Valid {
+			return violation("list-ok", "listPets with valid parameters answered %d, not 200", status)
+		}
+		return nil
+	}
+	var objs []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	_ = dec.Decode(&objs) // the spec validation checked the shape
+	if fs := asked.Judge(objs); len(fs) > 0 {
+		rule := "list-limit"
+		if fs[0].Message == judge.OtherStatus {
+			rule = "list-filter"
+		}
+		return violation(rule, "listPets?%s answered %s, not %s", query, fs[0].Actual, fs[0].Expected)
+	}
+	pets := make([]pet, 0, len(objs))
+	for _, o := range objs {
+		p, _ := fromObject(o)
+		pets = append(pets, p)
+	}
+	if v := m.listed(pets, at, where); v != nil {
+		return v
+	}
+	if len(pets) > 0 {
+		w.lastList = w.lastList[:0]
+		for _, p := range pets {
+			w.lastList = append(w.lastList, p.id)
+		}
+	}
+	return nil
+}
+
+// judgeGet judges getPet's answer: the animal asked for, or a 404 within the allowed lag
+// (recheck > 0 asks for it again after that long).
+func (r *runner) judgeGet(m *model, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
+	prefix, _, _ := strings.Cut(r.f.ByID[opGet].Path, "{")
+	id := strings.TrimPrefix(pathOnly(rel), prefix)
+	if _, err := strconv.ParseInt(id, 10, 64); err != nil || canonicalInt(id) != id {
+		if status/100 == 2 {
+			return 0, violation("get-id", "getPet %q, which is no int64 id, answered %d", id, status)
+		}
+		return 0, nil
+	}
+	switch status {
+	case http.StatusOK:
+		obj, _ := decodeObject(body)
+		got, _ := fromObject(obj)
+		if got.id != id {
+			return 0, violation("get-id", "getPet %s answered the animal with id %s", id, got.id)
+		}
+		return 0, m.seen(got, at, where)
+	case http.StatusNotFound:
+		return m.missing(id, sent)
+	default:
+		return 0, violation("get-id", "getPet %s answered %d, neither 200 nor 404", id, status)
+	}
+}
+
+func authText(a string) string {
+	if a == authNone {
+		return "no Authorization header"
+	}
+	return "a wrong bearer token"
+}
