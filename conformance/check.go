@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // assertionHandler records httpexpect's failed assertions into a rule's result instead of
@@ -149,11 +150,11 @@ func (t target) count(n any) string {
 	if t.listing && t.loc == locBody {
 		noun = "animal"
 	}
-	s := text(n)
+	s, many := text(n), 2
 	if s == "1" {
-		return "1 " + noun
+		many = 1
 	}
-	return s + " " + noun + "s"
+	return s + " " + words.Noun(many, noun)
 }
 
 // describe words one failed assertion.

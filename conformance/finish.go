@@ -10,7 +10,7 @@ import (
 	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -63,7 +63,7 @@ func (r *runner) finish() *Report {
 	if r.stopped() != nil {
 		why := r.stopPhrase()
 		if n := r.report.Counts.Fail; n > 0 {
-			why += fmt.Sprintf("; %s failed before that (see the report)", cli.Plural(n, "rule"))
+			why += fmt.Sprintf("; %s failed before that (see the report)", words.Plural(n, "rule"))
 		}
 		r.report.GateFailures = append(r.report.GateFailures, GateFailure{Gate: "run", Message: why})
 		r.report.Tally()

@@ -183,10 +183,8 @@ func TestLayout(t *testing.T) {
 	// The faulty servers' kit is plumbing over net/http: any test or mutant may use it.
 	assert.Empty(t, pkgs["conformance/mutants/kit"].imports, "conformance/mutants/kit imports the module")
 	// internal/cli is command plumbing (exit codes, flags, --help): only commands use it.
-	// conformance (run.go) still calls cli.Plural, which forwards to words.Plural, until
-	// run.go is next edited.
 	for _, name := range names {
-		if layerOf(name) == len(layers) || name == "conformance" {
+		if layerOf(name) == len(layers) {
 			continue
 		}
 		assert.False(t, pkgs[name].imports["internal/cli"], "%s imports internal/cli, which only commands may use (counts: internal/words)", name)

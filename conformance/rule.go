@@ -11,7 +11,7 @@ import (
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // run runs one rule and returns its result.
@@ -83,7 +83,7 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Status = Pass
 	}
 	if res.Status == Pass && res.CasesSkipped > 0 {
-		res.Reason = fmt.Sprintf("%s not sent: %s", cli.Plural(res.CasesSkipped, "case"), skipWhy)
+		res.Reason = fmt.Sprintf("%s not sent: %s", words.Plural(res.CasesSkipped, "case"), skipWhy)
 	}
 	if res.Status == Pass || res.Status == Skip {
 		res.Exchanges = nil
@@ -105,7 +105,7 @@ func (r *runner) failStatus(res Result) (Status, string) {
 	if c := f.Case; c != "" {
 		msg += " (case: " + c + ")"
 		if n := len(res.Failures); n > 1 {
-			msg += ", and " + cli.Plural(n-1, "more failure")
+			msg += ", and " + words.Plural(n-1, "more failure")
 		}
 	}
 	switch {

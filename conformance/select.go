@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/words"
 )
 
 // Select returns the rules that match only (all if only is empty) and not skip. A pattern
@@ -78,10 +78,10 @@ func (r *runner) notJudged() []string {
 		if len(ids) > len(shown) {
 			more = fmt.Sprintf(" and %d more", len(ids)-len(shown))
 		}
-		parts = append(parts, fmt.Sprintf("%s not run (%s%s)", cli.Plural(len(ids), "rule"), strings.Join(shown, ", "), more))
+		parts = append(parts, fmt.Sprintf("%s not run (%s%s)", words.Plural(len(ids), "rule"), strings.Join(shown, ", "), more))
 	}
 	if cases > 0 {
-		parts = append(parts, fmt.Sprintf("%s not sent", cli.Plural(cases, "generated case")))
+		parts = append(parts, fmt.Sprintf("%s not sent", words.Plural(cases, "generated case")))
 	}
 	if len(parts) == 0 {
 		return nil
