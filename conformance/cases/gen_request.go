@@ -1,0 +1,296 @@
+package cases
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/spec"
+)
+
+func headerMutations(op spec.Operation) []Mutation {
+	var out []Mutation
+	setHeader := func(name, value string) func(*Request) {
+		return func(r *Request) {
+			for i, h := range r.Header {
+				if h.Name == name {
+					r.Header[i].Value = value
+					return
+				}
+			}
+			r.Header = append(r.Header, Header{name, value})
+		}
+	}
+	if bodySchema(op) != nil {
+		ct := "header.Content-Type"
+		out = append(out, mut(ct, "content-type-absent", "no Content-Type header", Open, 0, secMedia, func(r *Request) {
+			r.Header = deleteHeader(r.Header, "Content-Type")
+		}))
+		out = append(out, mut(ct, "content-type-upper", "Content-Type: Application/JSON", Accept, 0,
+			"1 (media type application/json); RFC 9110 8.3.1 (type and subtype are case-insensitive)", setHeader("Content-Type", "Application/JSON")))
+		for _, v := range []struct{ slug, value string }{
+			{"charset", "application/json; charset=utf-8"},
+			{"param", "application/json; conformance=1"},
+			{"text-plain", "text/plain"},
+			{"form", "application/x-www-form-urlencoded"},
+			{"xml", "application/xml"},
+		} {
+			out = append(out, mut(ct, "content-type-"+v.slug, "Content-Type: "+v.value, Open, 0, secMedia, setHeader("Content-Type", v.value)))
+		}
+	}
+	for _, v := range []struct {
+		slug, value string
+		verdict     Verdict
+	}{
+		{"json", "application/json", Accept},
+		{"any", "*/*", Accept},
+		{"json-wildcard", "application/*", Accept},
+		{"html", "text/html", Open},
+	} {
+		section := "1 (JSON bodies); RFC 9110 12.5.1"
+		if v.verdict == Open {
+			section = "1; the answer to a client that does not accept JSON: not shown (RFC 9110 allows 406 or ignoring Accept)"
+		}
+		out = append(out, mut("header.Accept", "accept-"+v.slug, "Accept: "+v.value, v.verdict, 0, section, setHeader("Accept", v.value)))
+	}
+	return out
+}
+
+func deleteHeader(hs []Header, name string) []Header {
+	out := hs[:0:0]
+	for _, h := range hs {
+		if !strings.EqualFold(h.Name, name) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func authMutations() []Mutation {
+	set := func(a Auth) func(*Request) { return func(r *Request) { r.Auth = a } }
+	return []Mutation{
+		mut("auth", "no-key", "no Authorization header", Reject, 401, "5.1; 5.3", set(AuthNone)),
+		mut("auth", "empty", "an empty Authorization header", Reject, 401, secAuth, set(AuthEmpty)),
+		mut("auth", "scheme-only", "Authorization: Bearer, without a token", Reject, 401, secAuth, set(AuthSchemeOnly)),
+		mut("auth", "other-scheme", "the key under the scheme Token", Reject, 401, secAuth, set(AuthOtherScheme)),
+		mut("auth", "junk-after", "Bearer <key> followed by a space and more text", Reject, 401, secAuth+"; RFC 6750 2.1 (one token)", set(AuthJunkAfter)),
+		mut("auth", "query", "no header, the key as ?access_token= in the query", Reject, 401, "5.2 (the key is passed in the Authorization header); 5.3", set(AuthQuery)),
+		mut("auth", "odd-token", "Bearer conformance-wrong!key, a wrong key with a character outside the token syntax", Reject, 401, secAuth+" (an invalid key, whatever its characters)", set(AuthOddToken)),
+		mut("auth", "quoted-key", "Bearer \"<key>\", the key in quotes", Reject, 401, secAuth+" (the quotes are part of the token, which is then not the key)", set(AuthQuotedKey)),
+		mut("auth", "key-alone", "the key alone, without the Bearer scheme", Reject, 401, secAuth+" (the form is Bearer <API_KEY>)", set(AuthKeyAlone)),
+		// Authorization is a singleton field (RFC 9110 11.6.2, 5.3): two of them are not the
+		// form 5.2 fixes, whichever of them holds the key.
+		mut("auth", "twice", "two Authorization fields, both Bearer <key>", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthTwice)),
+		mut("auth", "wrong-then-key", "two Authorization fields, a wrong key and then the key", Reject, 401, secAuth+" (one field of the form Bearer <API_KEY>); RFC 9110 5.3", set(AuthWrongThenKey)),
+		// Refusing bearer in lower case is SHOULD (RFC 9110 11.1): auth/<op>-scheme-case
+		// weighs it; among the cases it is open, so as not to count it twice.
+		mut("auth", "lower-scheme", "bearer <key>, the scheme in lower case", Open, 0, secAuthOpen+" (RFC 9110 11.1: schemes are case-insensitive; auth/*-scheme-case weighs a refusal at SHOULD)", set(AuthLowerScheme)),
+		// RFC 6750 2.1 and RFC 9110 11.4 allow one or more spaces after the scheme.
+		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen+" (RFC 9110 11.4: 1*SP after the scheme)", set(AuthDoubleSpace)),
+	}
+}
+
+func queryMutations(p *openapi3.Parameter) []Mutation {
+	s := p.Schema.Value
+	part := "query." + p.Name
+	set := func(values ...string) func(*Request) {
+		return func(r *Request) {
+			for _, v := range values {
+				r.Query = append(r.Query, Param{url.QueryEscape(p.Name), v})
+			}
+		}
+	}
+	var out []Mutation
+	add := func(slug, words string, v Verdict, section string, values ...string) {
+		out = append(out, mut(part, p.Name+"-"+slug, words, v, 0, section, set(values...)))
+	}
+	add("absent", "no "+p.Name, Accept, "4.1", []string{}...)
+	switch {
+	case s.Type.Is(openapi3.TypeInteger):
+		var lo, hi, def int64 = 1, 100, 20
+		if s.Min != nil {
+			lo = int64(*s.Min)
+		}
+		if s.Max != nil {
+			hi = int64(*s.Max)
+		}
+		if d, ok := s.Default.(float64); ok {
+			def = int64(d)
+		}
+		bounds := fmt.Sprintf("4.1 (%s: minimum %d, maximum %d, default %d); 8", p.Name, lo, hi, def)
+		open := fmt.Sprintf("7 (the response to an out-of-range %s: not shown); 8", p.Name)
+		typeOpen := fmt.Sprintf("4.1 (%s is an integer); the response to one that is not: not shown (7)", p.Name)
+		for _, v := range []struct {
+			slug  string
+			n     int64
+			words string
+		}{{"min", lo, "the minimum"}, {"min+1", lo + 1, "just above the minimum"}, {"default", def, "the default"}, {"max", hi, "the maximum"}} {
+			add(v.slug, fmt.Sprintf("%s=%d, %s", p.Name, v.n, v.words), Accept, bounds, strconv.FormatInt(v.n, 10))
+		}
+		add("encoded", fmt.Sprintf("%s=%s, the maximum percent-encoded", p.Name, pctEncode(strconv.FormatInt(hi, 10))), Accept,
+			bounds+"; RFC 3986 2.1", pctEncode(strconv.FormatInt(hi, 10)))
+		for _, v := range []struct{ slug, value, words string }{
+			{"below-min", strconv.FormatInt(lo-1, 10), "just below the minimum"},
+			{"above-max", strconv.FormatInt(hi+1, 10), "just above the maximum"},
+			{"negative", "-1", "negative"},
+			{"2^31", "2147483648", "beyond int32"},
+			{"2^63", "9223372036854775808", "beyond int64"},
+			{"huge", "1" + strings.Repeat("0", 40), "a 41-digit number"},
+		} {
+			add(v.slug, fmt.Sprintf("%s=%s, %s", p.Name, v.value, v.words), Open, open, v.value)
+		}
+		for _, v := range []struct{ slug, value, words string }{
+			{"word", "abc", "not a number"},
+			{"fraction", "1.5", "a fraction"},
+			{"exponent", "1e1", "an exponent"},
+			{"empty", "", "empty"},
+			{"space", "%205", "with a leading space"},
+			{"plus", "%2B5", "with a plus sign"},
+			{"leading-zero", "05", "with a leading zero"},
+			{"hex", "0x10", "in hexadecimal"},
+			{"suffix", "5abc", "a number followed by letters"},
+		} {
+			add(v.slug, fmt.Sprintf("%s=%s, %s", p.Name, v.value, v.words), Open, typeOpen, v.value)
+		}
+		add("repeated", fmt.Sprintf("%s twice (%d, then %d)", p.Name, lo, hi+1), Open, "4.1; the answer to a repeated parameter: not shown",
+			strconv.FormatInt(lo, 10), strconv.FormatInt(hi+1, 10))
+		// Parameter names are exact (RFC 3986 has no case folding): LIMIT is an unknown
+		// parameter, so the default limit still holds.
+		upper := strings.ToUpper(p.Name)
+		out = append(out, mut(part, p.Name+"-name-upper", fmt.Sprintf("%s=%d, the parameter name in upper case (so no %s)", upper, hi, p.Name), Open, 0,
+			fmt.Sprintf("4.1 rule 1 (without %s, at most %d); whether an unknown parameter is refused: not shown", p.Name, def),
+			func(r *Request) { r.Query = append(r.Query, Param{upper, strconv.FormatInt(hi, 10)}) }))
+	case len(s.Enum) > 0:
+		filter := "4.1 rule 2 (only animals with that status)"
+		open := fmt.Sprintf("7 (the response to an invalid %s filter value: not shown)", p.Name)
+		for _, e := range s.Enum {
+			v := fmt.Sprint(e)
+			add(v, fmt.Sprintf("%s=%s", p.Name, v), Accept, filter, url.QueryEscape(v))
+			if strings.ToUpper(v) != v {
+				add(v+"-upper", fmt.Sprintf("%s=%s, in upper case", p.Name, strings.ToUpper(v)), Open, open, strings.ToUpper(v))
+			}
+		}
+		last := fmt.Sprint(s.Enum[len(s.Enum)-1])
+		add("encoded", fmt.Sprintf("%s=%s, percent-encoded", p.Name, pctEncode(last)), Accept, filter+"; RFC 3986 2.1", pctEncode(last))
+		add("empty", p.Name+"= (empty)", Open, open, "")
+		add("unknown", p.Name+"=conformance-unknown", Open, open, "conformance-unknown")
+		add("repeated", fmt.Sprintf("%s twice (%s, then %s)", p.Name, s.Enum[0], last), Open,
+			"4.1; the answer to a repeated parameter: not shown", url.QueryEscape(fmt.Sprint(s.Enum[0])), url.QueryEscape(last))
+	}
+	return out
+}
+
+func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mutation {
+	part := "path." + p.Name
+	set := func(v string) func(*Request) {
+		return func(r *Request) { r.Path = strings.ReplaceAll(op.Path, "{"+p.Name+"}", v) }
+	}
+	var out []Mutation
+	notFound := fmt.Sprintf("4.3 (404: the requested resource could not be found; %s is an int64)", p.Name)
+	for i, id := range g.unknownIDs(op) {
+		m := mut(part, fmt.Sprintf("%s-unknown-%d", p.Name, i+1), fmt.Sprintf("%s = %s, an int64 no listed animal has", p.Name, id), Reject, http.StatusNotFound, notFound, set(id))
+		m.lookup = true
+		out = append(out, m)
+	}
+	open := fmt.Sprintf("4.3 (%s is an int64); the answer to a path that holds no int64: not shown", p.Name)
+	for _, v := range []struct{ slug, value, words string }{
+		{"beyond-int64", "9223372036854775808", "beyond int64"},
+		{"word", "abc", "not a number"},
+		{"fraction", "1.5", "a fraction"},
+		{"space", "%20", "a space"},
+		{"minus", "-", "a lone minus sign"},
+	} {
+		out = append(out, mut(part, p.Name+"-"+v.slug, fmt.Sprintf("%s = %s, %s", p.Name, v.value, v.words), Open, 0, open, set(v.value)))
+	}
+	if id := g.knownID(op); id != "" {
+		out = append(out,
+			mut(part, p.Name+"-known", fmt.Sprintf("%s = %s, a listed animal", p.Name, id), Accept, 0, "4.3 (200: the requested animal)", set(id)),
+			mut(part, p.Name+"-leading-zero", fmt.Sprintf("%s = 0%s, a listed animal's id with a leading zero", p.Name, id), Open, 0, open, set("0"+id)),
+			mut(part, p.Name+"-encoded", fmt.Sprintf("%s = %s, a listed animal's id percent-encoded", p.Name, pctEncode(id)), Open, 0,
+				open+"; RFC 3986 6.2.2.2 makes it the same path", set(pctEncode(id))),
+		)
+	}
+	return out
+}
+
+// FillPath is path with every parameter ("{petId}") replaced by id.
+func FillPath(path, id string) string {
+	for strings.Contains(path, "{") {
+		i, j := strings.Index(path, "{"), strings.Index(path, "}")
+		path = path[:i] + id + path[j+1:]
+	}
+	return path
+}
+
+// knownID is the id of an animal that op's requests name: one the service holds for an
+// operation that only reads, one the run creates for the case (OwnAnimal) for one that may
+// change what it names.
+func (g *Generator) knownID(op spec.Operation) string {
+	if Unsafe(op.Method) {
+		return OwnAnimal
+	}
+	return g.base.KnownID
+}
+
+// unknownIDs are the ids no listed animal has, for an operation that only reads. An
+// operation that may change what it names gets none: that no animal has an id the run did
+// not see is a guess, and a wrong guess would change data the run did not create.
+func (g *Generator) unknownIDs(op spec.Operation) []string {
+	if Unsafe(op.Method) {
+		return nil
+	}
+	return g.base.Unknown
+}
+
+// Routes are requests to what the spec does not define: a path under the base that is no
+// operation's, a path with a trailing slash, and each method the spec gives a path none
+// of. The document shows no such endpoints ("Other endpoints: not shown", 4), so any answer
+// passes but a 5xx or a 4xx without an Error record (section 7: all error responses use
+// it). Ids in them are ones the run never saw, so nothing real is touched.
+func (g *Generator) Routes(ops []spec.Operation) []Case {
+	section := "7 (all error responses use the Error record); 4 (other endpoints: not shown)"
+	id := "0"
+	if len(g.base.Unknown) > 0 {
+		id = g.base.Unknown[0]
+	}
+	concrete := func(path, method string) string {
+		id := id
+		if Unsafe(method) {
+			id = ImpossibleID
+		}
+		return FillPath(path, id)
+	}
+	route := func(name, words, method, path string, auth Auth) Case {
+		c := Combine("", Request{Method: method, Path: path, Auth: auth})
+		c.Name, c.Words, c.Verdict, c.Section = name, words, Open, section
+		return c
+	}
+	out := []Case{
+		route("unknown-path", "GET /conformance-unknown, a path no operation has", http.MethodGet, "/conformance-unknown", AuthKey),
+		route("unknown-path-no-key", "GET /conformance-unknown without a key", http.MethodGet, "/conformance-unknown", AuthNone),
+	}
+	methods := map[string][]string{}
+	var paths []string
+	for _, op := range ops {
+		if _, ok := methods[op.Path]; !ok {
+			paths = append(paths, op.Path)
+		}
+		methods[op.Path] = append(methods[op.Path], op.Method)
+	}
+	for _, p := range paths {
+		path := concrete(p, http.MethodGet)
+		out = append(out, route("trailing-slash "+p, "GET "+path+"/, a trailing slash", http.MethodGet, path+"/", AuthKey))
+		for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if !slices.Contains(methods[p], m) {
+				path := concrete(p, m)
+				out = append(out, route(m+" "+p, m+" "+path+", a method the spec does not give this path", m, path, AuthKey))
+			}
+		}
+	}
+	return out
+}
