@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/petstore/petstore/internal/words"
 )
 
 // faults answers the API as a loaded or failing deployment would (Config.Double): every
@@ -29,7 +31,7 @@ func (f *faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if wait, ok := f.admit(); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(wait))
 		f.ew.writeError(w, r, newError(http.StatusTooManyRequests, CodeRateLimited,
-			"more than %d requests in one second; retry after %d s", f.d.RateLimit, wait))
+			"more than %s in one second; retry after %d s", words.Plural(f.d.RateLimit, "request"), wait))
 		return
 	}
 	if f.d.FailRate > 0 && f.d.Rand() < f.d.FailRate {

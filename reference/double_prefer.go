@@ -2,9 +2,11 @@ package reference
 
 import (
 	"context"
+	"log"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -175,4 +177,19 @@ func joinInts(ns []int) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// preferIgnored is the chooser of a server without scenarios: every answer is its own, and
+// the first request that asks for another (Prefer: code= or delay=) gets a line in the log
+// saying how to turn scenarios on, so a client developer is not left to wonder.
+func preferIgnored(logger *log.Logger) chooser {
+	var once sync.Once
+	return func(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
+		if p := strings.ToLower(strings.Join(r.Header.Values("Prefer"), ",")); logger != nil && (strings.Contains(p, "code=") || strings.Contains(p, "delay=")) {
+			once.Do(func() {
+				logger.Printf("a request asks for %q in Prefer, which this server ignores: start it with --scenarios (Config.Double.Scenarios) to choose answers", p)
+			})
+		}
+		return h, nil
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -200,7 +201,7 @@ func times(n int) string {
 // WriteMarkdown writes the report as Markdown, for a CI job summary or a pull request.
 func (r ClientReport) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Client report\n\n%d requests.\n\n", r.Requests)
+	fmt.Fprintf(&b, "# Client report\n\n%s.\n\n", words.Plural(r.Requests, "request"))
 	if len(r.Warnings) > 0 {
 		b.WriteString("## Warnings\n\n")
 		for _, warn := range r.Warnings {

@@ -177,6 +177,19 @@ func TestPreferCode(t *testing.T) {
 	}
 }
 
+// A server without scenarios answers a Prefer: code= as if it were not there, and says once
+// in its log how to turn scenarios on.
+func TestPreferIgnoredIsLogged(t *testing.T) {
+	var log strings.Builder
+	h := newTestServer(t, Config{Seed: seedOf(1), Log: &log})
+	call(t, h, "GET", "/v1/pets", "", "Prefer", "return=minimal")
+	assert.NotContains(t, log.String(), "--scenarios", "a preference the double never honours is no question")
+	for range 3 {
+		assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404").Code)
+	}
+	assert.Equal(t, 1, strings.Count(log.String(), `a request asks for "code=404" in Prefer, which this server ignores: start it with --scenarios`), log.String())
+}
+
 // A chosen answer is validated like any other: with a spec whose getPet 404 is not an
 // Error, the chosen Error breaks it and strict mode replaces it with a 500.
 func TestPreferCodeIsValidated(t *testing.T) {

@@ -230,4 +230,9 @@ func TestClientReport(t *testing.T) {
 	assert.Contains(t, md, "| getPet (GET /v1/pets/{petId}) | 4 | 1 | 200 ×2, 404 ×2 |")
 	assert.Contains(t, md, "| createPet (POST /v1/pets) | 400 | invalid_request |")
 	assert.Equal(t, http.StatusBadRequest, admin(t, h, "GET", "/_admin/report?format=pdf", "").Code)
+
+	one := newTestServer(t, Config{AdminKey: adminKey, Double: Double{Journal: 10}})
+	call(t, one, "GET", "/v1/pets", "")
+	w = call(t, one, "GET", "/_admin/report", "", "Authorization", "Bearer "+adminKey, "Accept", "text/markdown")
+	assert.Contains(t, w.Body.String(), "# Client report\n\n1 request.", "one request, in the singular")
 }

@@ -173,6 +173,8 @@ func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
 	d := cfg.Double
 	if d.Scenarios {
 		a.choose = (&scenarios{sleep: d.Sleep, ew: srv.s.ew}).apply
+	} else {
+		a.choose = preferIgnored(srv.s.ew.log)
 	}
 	if d.Journal > 0 {
 		secrets := append([]string{cfg.AdminKey}, cfg.APIKeys...)

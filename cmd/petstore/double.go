@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ type doubleFlags struct {
 	failRate     float64
 	rateLimit    string
 	journal      int
+	journalSet   bool // --journal was given
 	clientReport string
 }
 
@@ -67,11 +69,31 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	}
 	if adminKey || d.clientReport != "" {
 		cfg.Double.Journal = d.journal
+	} else if d.journalSet && d.journal > 0 {
+		return fmt.Errorf("--journal keeps requests for GET /_admin/requests or the client report: add --admin-key or --client-report")
 	}
 	if d.clientReport != "" && d.journal == 0 {
 		return fmt.Errorf("--client-report needs a journal; drop --journal 0")
 	}
-	return nil
+	return d.checkClientReport()
+}
+
+// checkClientReport refuses at start a --client-report the server could not write at
+// shutdown (a missing directory, no permission, a directory), when the report would be lost.
+func (d *doubleFlags) checkClientReport() error {
+	if d.clientReport == "" || d.clientReport == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(d.clientReport); err == nil && fi.IsDir() {
+		return fmt.Errorf("--client-report %s is a directory", d.clientReport)
+	}
+	f, err := os.CreateTemp(filepath.Dir(d.clientReport), ".petstore-client-report-*")
+	if err != nil {
+		return fmt.Errorf("--client-report %s cannot be written: %w", d.clientReport, errors.Unwrap(err))
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 // describe is the start-up line that says which features are on, or "" when none is.

@@ -146,6 +146,9 @@ func TestDoubleFlagErrors(t *testing.T) {
 		"journal":          {[]string{"--journal", "-1"}, "--journal must be from 0"},
 		"report, no room":  {[]string{"--client-report", "-", "--journal", "0"}, "--client-report needs a journal"},
 		"seed with ids":    {[]string{"--seed", withID}, `entry 0: "id" is not accepted`},
+		"journal unread":   {[]string{"--journal", "50"}, "--journal keeps requests for GET /_admin/requests or the client report: add --admin-key or --client-report"},
+		"report nowhere":   {[]string{"--client-report", filepath.Join(dir, "missing", "r.json")}, "--client-report " + filepath.Join(dir, "missing", "r.json") + " cannot be written"},
+		"report a dir":     {[]string{"--client-report", dir}, "--client-report " + dir + " is a directory"},
 		"dash style":       {[]string{"--scenarios=maybe"}, "for --scenarios:"},
 	} {
 		t.Run(name, func(t *testing.T) {

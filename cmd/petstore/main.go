@@ -127,6 +127,7 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	if len(positional) > 0 {
 		return o, cli.Usagef("petstore serve: unexpected argument %q", positional[0])
 	}
+	fs.Visit(func(f *flag.Flag) { o.double.journalSet = o.double.journalSet || f.Name == "journal" })
 	if o.maxBody <= 0 || o.maxPets <= 0 {
 		return o, cli.Usagef("petstore serve: --max-body and --max-pets must be positive")
 	}
