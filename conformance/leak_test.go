@@ -38,7 +38,9 @@ func keyMaterialOf(key string) []string {
 			out = append(out, enc.EncodeToString([]byte(s)))
 		}
 	}
-	return append(out, key, url.QueryEscape(key), url.PathEscape(key), strings.ToUpper(key), key[:len(key)-1])
+	b64 := base64.StdEncoding.EncodeToString([]byte("user:" + key))
+	return append(out, key, url.QueryEscape(key), url.PathEscape(key), strings.ToUpper(key), key[:len(key)-1],
+		b64[8:len(b64)-4], strings.ReplaceAll(key, "/", `\/`))
 }
 
 // assertNoKey writes rep in every format and looks for any form of the key.
@@ -188,7 +190,8 @@ func echoEveryForm(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen := r.Header.Get("Authorization")
 		_, token, _ := strings.Cut(seen, " ")
-		echo := seen + " " + base64.StdEncoding.EncodeToString([]byte(token)) + " " + url.QueryEscape(token) + " " + r.URL.String()
+		echo := seen + " " + base64.StdEncoding.EncodeToString([]byte(token)) + " " + url.QueryEscape(token) + " " + r.URL.String() +
+			" " + base64.StdEncoding.EncodeToString([]byte("user:"+token)) + " " + strings.ToUpper(token) + " " + strings.ReplaceAll(token, "/", `\/`)
 		w.Header().Set("X-Seen-Authorization", echo)
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") && token != "" {
 			w.Header().Set("Content-Type", "application/json")

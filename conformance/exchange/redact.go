@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -51,6 +52,27 @@ func newRedactor(key string) *redactor {
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		forms[enc.EncodeToString([]byte(key))] = "<base64 of the API key>"
 		forms[enc.EncodeToString([]byte(key+":"))] = "<base64 of the API key:>"
+		// The key inside a longer base64 text ("user:KEY" for Basic): the characters that
+		// only the key's bytes decide, at each of the three alignments.
+		for off := 0; off < 3; off++ {
+			b := enc.EncodeToString(append(make([]byte, off), key...))
+			from, to := 0, (off+len(key))/3*4
+			if off > 0 {
+				from = 4
+			}
+			if to-from >= minRedactLen {
+				if _, ok := forms[b[from:to]]; !ok {
+					forms[b[from:to]] = "<base64 of the API key>"
+				}
+			}
+		}
+	}
+	// The key as a JSON string holds it (a target that echoes it with encoding/json, which
+	// escapes <, > and & too).
+	for _, esc := range jsonForms(key) {
+		if _, ok := forms[esc]; !ok {
+			forms[esc] = report.KeyPlaceholder
+		}
 	}
 	olds := make([]string, 0, len(forms))
 	for o := range forms {
@@ -67,12 +89,66 @@ func newRedactor(key string) *redactor {
 	return r
 }
 
-// text replaces every known encoding of the key in s.
+// text replaces every known encoding of the key in s, and the key in any letter case.
 func (r *redactor) text(s string) string {
 	if r.replacer == nil {
 		return s
 	}
-	return r.replacer.Replace(s)
+	return foldReplace(r.replacer.Replace(s), r.key, report.KeyPlaceholder)
+}
+
+// jsonForms are the ways a JSON string can hold key, without its quotes: as encoding/json
+// writes it (<, > and & escaped), without HTML escaping, and with "/" written "\/".
+func jsonForms(key string) []string {
+	var out []string
+	for _, html := range []bool{true, false} {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(html)
+		if enc.Encode(key) != nil {
+			continue
+		}
+		esc := strings.TrimSuffix(strings.TrimSpace(b.String()), `"`)[1:]
+		out = append(out, esc, strings.ReplaceAll(esc, "/", `\/`))
+	}
+	return out
+}
+
+// foldReplace replaces every occurrence of old in s, in any ASCII letter case, with repl.
+func foldReplace(s, old, repl string) string {
+	if old == "" || len(s) < len(old) {
+		return s
+	}
+	low, lowOld := asciiLower(s), asciiLower(old) // the same byte offsets as s and old
+	i := strings.Index(low, lowOld)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i >= 0 {
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		last = i + len(old)
+		j := strings.Index(low[last:], lowOld)
+		if j < 0 {
+			break
+		}
+		i = last + j
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// asciiLower is s with A to Z lower-cased and every other byte as it is.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // authValue is how a report shows an Authorization value the harness sent.

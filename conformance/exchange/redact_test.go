@@ -78,3 +78,29 @@ func TestShellQuoteKeyBeforeANameCharacter(t *testing.T) {
 	}
 	assert.Equal(t, `'no key, it'\''s quoted'`, shellQuote("no key, it's quoted"))
 }
+
+// A key a target echoes is hidden in every form it may take in a body: JSON-escaped (as
+// encoding/json writes it, < > & escaped, / as \/), inside the base64 of "user:KEY" at any
+// alignment, and in another letter case.
+func TestRedactKeyForms(t *testing.T) {
+	const key = "pk&<9>+/%Zq-longer"
+	r := newRedactor(key)
+	for _, user := range []string{"", "u", "us", "user", "admin"} {
+		b64 := base64.StdEncoding.EncodeToString([]byte(user + ":" + key))
+		got := r.text("basic=" + b64)
+		assert.NotContains(t, got, b64[len(b64)-8:], "base64 of %q: %s", user+":"+key, got)
+		assert.Contains(t, got, "<base64 of the API key", user)
+	}
+	for _, echoed := range []string{
+		`{"message":"bad token pk\u0026\u003c9\u003e+/%Zq-longer"}`,
+		`{"message":"bad token pk&<9>+\/%Zq-longer"}`,
+		`token PK&<9>+/%ZQ-LONGER`,
+		`token pk&<9>+/%zq-longer`,
+	} {
+		got := r.text(echoed)
+		assert.Contains(t, got, report.KeyPlaceholder, echoed)
+		assert.NotContains(t, strings.ToLower(got), "9>+", echoed)
+		assert.NotContains(t, got, `\u003c9\u003e`, echoed)
+	}
+	assert.Equal(t, "nothing to hide here", r.text("nothing to hide here"))
+}

@@ -169,6 +169,11 @@ func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker,
 	if counted && ex.Status/100 != 2 {
 		creates.give()
 	}
+	if v != nil {
+		// A finding's words may quote what the target sent (a body, an animal's fields),
+		// which may hold the key in any form.
+		v.Message = r.sess.Redact(v.Message)
+	}
 	return ex, v, nil
 }
 
@@ -281,7 +286,7 @@ func (r *runner) reset(ctx context.Context, adminKey string) error {
 // undocumented 4xx, allowed where the document is silent, only needs the Error record).
 func (r *runner) basic(method, rel string, st Step, a reply) *Violation {
 	if a.status >= 500 {
-		return violation("no-5xx", "%s %s answered %d: %s", method, pathOnly(rel), a.status, r.sess.Redact(keep(a.body)))
+		return violation("no-5xx", "%s %s answered %d: %s", method, pathOnly(rel), a.status, keep(r.sess.Redact(string(a.body))))
 	}
 	if a.status/100 == 3 && r.f.ByID[st.Op].Op.Responses.Status(a.status) == nil {
 		return violation("spec", "%s %s answered %d, which breaks the description: a redirect it does not give", method, pathOnly(rel), a.status)
@@ -303,9 +308,10 @@ func errorRecordFailure(f report.Failure) bool {
 		strings.Contains(f.Message, "(section 7)")
 }
 
-// keep is what a violation's message shows of a body.
-func keep(b []byte) string {
-	s := strings.TrimRight(string(b), "\n")
+// keep is what a violation's message shows of a body (redacted before it is cut, so that no
+// part of a key is left at the cut).
+func keep(s string) string {
+	s = strings.TrimRight(s, "\n")
 	if len(s) > maxKept {
 		return s[:maxKept] + "... (cut)"
 	}

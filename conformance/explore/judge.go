@@ -39,7 +39,7 @@ func (r *runner) judgeCreate(m *model, w *worker, i int, st Step, where string, 
 	verdict := r.f.classify(st.Body)
 	switch {
 	case verdict == accept && status != http.StatusCreated:
-		return violation("create-accepted", "createPet with a valid body answered %d, not 201: %s", status, r.sess.Redact(keep(body)))
+		return violation("create-accepted", "createPet with a valid body answered %d, not 201: %s", status, keep(r.sess.Redact(string(body))))
 	case verdict == reject && status != http.StatusBadRequest:
 		return violation("create-rejected", "createPet with an invalid body answered %d, not 400", status)
 	case status != http.StatusCreated:
