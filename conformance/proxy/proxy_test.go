@@ -36,6 +36,24 @@ func TestReferenceTrafficConforms(t *testing.T) {
 	assert.Empty(t, sum.Findings)
 }
 
+// Requests the document leaves open get the reference's answers, which the proxy judges as
+// run does: a body the description refuses answered 415 (a status it does not document)
+// with an Error record, and an id written percent-encoded (the same path, RFC 3986 6.2.2.2).
+func TestOpenAnswersAreNoViolations(t *testing.T) {
+	px, p, _ := newTestProxy(t, newReference(t, nil).URL+"/v1", Config{})
+	got := send(t, px.URL, call{method: "GET", path: "/v1/pets/%31", auth: bearer})
+	assert.Equal(t, http.StatusOK, got.status)
+	req, err := http.NewRequest(http.MethodPost, px.URL+"/v1/pets", strings.NewReader("x"))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", bearer)
+	req.Header.Set("Content-Type", "text/plain")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
+	assert.Empty(t, p.Summary().Findings)
+}
+
 // faultyTraffic is the README session plus an anonymous read, which the faulty server serves.
 var faultyTraffic = append(append([]call{}, readmeTraffic...), call{method: "GET", path: "/v1/pets/2"})
 
