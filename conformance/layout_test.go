@@ -237,21 +237,26 @@ func clientUses(t *testing.T, name string, src any) []string {
 		id, ok := sel.X.(*ast.Ident)
 		return ok && id.Name == httpName && id.Obj == nil && slices.Contains(names, sel.Sel.Name)
 	}
+	// *http.Client is how a caller hands its client to the one door (Target.Client); any
+	// other mention of http.Client (a value, an alias, a composite) or of a transport makes
+	// one.
+	pointed := map[ast.Node]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if st, ok := n.(*ast.StarExpr); ok {
+			pointed[st.X] = true
+		}
+		return true
+	})
 	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		var what string
 		switch n := n.(type) {
-		case *ast.CompositeLit:
-			if n.Type != nil && isHTTP(n.Type, "Client") {
-				what = "http.Client{...}"
-			}
-		case *ast.CallExpr:
-			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "new" && len(n.Args) == 1 && isHTTP(n.Args[0], "Client") {
-				what = "new(http.Client)"
-			}
 		case *ast.SelectorExpr:
-			if isHTTP(n, "DefaultClient", "DefaultTransport", "Get", "Head", "Post", "PostForm") {
+			switch {
+			case isHTTP(n, "DefaultClient", "DefaultTransport", "Get", "Head", "Post", "PostForm", "Transport", "RoundTripper"):
 				what = "http." + n.Sel.Name
+			case isHTTP(n, "Client") && !pointed[n]:
+				what = "http.Client"
 			}
 		}
 		if what != "" {
@@ -277,8 +282,12 @@ var a = &web.Client{}
 var b = web.Client{Timeout: 1}
 var c = new(web.Client)
 func d() { _, _ = web.Get("x"); _ = web.DefaultClient; _ = web.DefaultTransport; _, _ = web.Post("x", "", nil) }
+var e web.Client
+type f = web.Client
+func g(r *web.Request) { _, _ = (&web.Transport{}).RoundTrip(r) }
+var h web.RoundTripper
 `
-	assert.Len(t, clientUses(t, "bad.go", bad), 7)
+	assert.Len(t, clientUses(t, "bad.go", bad), 11)
 	assert.Empty(t, clientUses(t, "good.go", "package p\nimport \"net/http\"\nfunc f(c *http.Client, r *http.Request) { _, _ = c.Do(r) }\n"))
 
 	files := 0
@@ -303,4 +312,21 @@ func d() { _, _ = web.Get("x"); _ = web.DefaultClient; _ = web.DefaultTransport;
 	})
 	require.NoError(t, err)
 	assert.Greater(t, files, 50, "the walk read the harness's files")
+
+	// Nor does a package of the module outside conformance/ that explore depends on.
+	for _, pkg := range strings.Fields(string(out)) {
+		rel, ok := strings.CutPrefix(pkg, module)
+		if !ok || strings.HasPrefix(rel, "conformance") {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Join("..", rel))
+		require.NoError(t, err)
+		for _, e := range entries {
+			if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+				for _, use := range clientUses(t, filepath.Join("..", rel, name), nil) {
+					t.Errorf("%s: explore depends on it, and only conformance/exchange may hold an HTTP client", use)
+				}
+			}
+		}
+	}
 }
