@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/gorilla/handlers"
 	"github.com/oasdiff/yaml"
 
@@ -244,7 +246,7 @@ func routeHint(facts *spec.Facts, adminOn bool) func(r *http.Request) *Error {
 		case strings.HasPrefix(p, "/_admin/") && !adminOn:
 			return newError(http.StatusNotFound, CodeNotFound,
 				"no such resource: the endpoints under /_admin/ are on only with an admin key (petstore serve --admin-key, or PETSTORE_ADMIN_KEY)")
-		case facts.BasePath != "" && !strings.HasPrefix(p, facts.BasePath+"/") && documentedPath(facts, p):
+		case facts.BasePath != "" && !strings.HasPrefix(p, facts.BasePath+"/") && documentedPath(facts, r, facts.BasePath+p):
 			return newError(http.StatusNotFound, CodeNotFound, "no such resource: the API is under %s; did you mean %s%s?",
 				facts.BasePath, facts.BasePath, p)
 		}
@@ -252,22 +254,11 @@ func routeHint(facts *spec.Facts, adminOn bool) func(r *http.Request) *Error {
 	}
 }
 
-// documentedPath reports whether p has the shape of one of the spec's paths, a parameter
-// ("{petId}") standing for any one segment.
-func documentedPath(facts *spec.Facts, p string) bool {
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	for _, op := range facts.Ops {
-		want := strings.Split(strings.Trim(op.Path, "/"), "/")
-		if len(want) != len(segs) {
-			continue
-		}
-		same := true
-		for i, w := range want {
-			same = same && (strings.HasPrefix(w, "{") || w == segs[i])
-		}
-		if same {
-			return true
-		}
-	}
-	return false
+// documentedPath reports whether the spec's router finds an operation at path, for r's
+// method or another (a path the description has).
+func documentedPath(facts *spec.Facts, r *http.Request, path string) bool {
+	moved := r.Clone(r.Context())
+	moved.URL.Path, moved.URL.RawPath = path, ""
+	_, _, err := facts.Validator.Route(moved)
+	return err == nil || errors.Is(err, routers.ErrMethodNotAllowed)
 }

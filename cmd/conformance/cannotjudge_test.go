@@ -115,21 +115,10 @@ func TestCannotJudge(t *testing.T) {
 // Ctrl-C or SIGTERM mid-run: the reports hold every rule judged so far and the requests
 // sent, the rest marked not judged, and the run exits 2.
 func TestInterruptedRunKeepsWhatItJudged(t *testing.T) {
-	ref, err := reference.NewServer(reference.Config{APIKeys: []string{key}})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var served atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if served.Add(1) == 200 {
-			cancel() // as the signal handler does
-		}
-		ref.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	ctx, base := interruptedAfter(t, 200)
 	file := filepath.Join(t.TempDir(), "report.json")
 	var out, errOut bytes.Buffer
-	err = run(ctx, []string{"conformance", "run", "--base-url", srv.URL + "/v1", "--workers", "1", "--report", "json=" + file},
+	err := run(ctx, []string{"conformance", "run", "--base-url", base, "--workers", "1", "--report", "json=" + file},
 		func(k string) string { return map[string]string{"PETSTORE_API_KEY": key}[k] }, &out, &errOut)
 	require.Error(t, err)
 	assert.Equal(t, 2, cli.Code(err))
@@ -153,4 +142,24 @@ func TestInterruptedRunKeepsWhatItJudged(t *testing.T) {
 	assert.Positive(t, passed)
 	assert.Positive(t, interrupted)
 	assert.Equal(t, len(rep.Results), rep.Counts.Total)
+}
+
+// interruptedAfter serves the reference and returns its base URL and a context that is
+// cancelled, as the signal handler cancels it, when the nth request arrives: an interrupt
+// mid-run, whatever the machine's speed.
+func interruptedAfter(t *testing.T, n int64) (context.Context, string) {
+	t.Helper()
+	ref, err := reference.NewServer(reference.Config{APIKeys: []string{key}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var served atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1) == n {
+			cancel()
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return ctx, srv.URL + "/v1"
 }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -184,23 +181,10 @@ func TestExploreFreshStoreCheck(t *testing.T) {
 
 // Ctrl-C (a cancelled context) ends the run with a report of what ran, exit 2.
 func TestExploreInterrupted(t *testing.T) {
-	ref, err := reference.NewServer(reference.Config{APIKeys: []string{key}})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// The interrupt comes after the 50th request, as a signal mid-run would, whatever the
-	// machine's speed.
-	var served atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if served.Add(1) == 50 {
-			cancel()
-		}
-		ref.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	ctx, base := interruptedAfter(t, 50)
 	var out, errOut bytes.Buffer
 	env := map[string]string{"PETSTORE_API_KEY": key}
-	err = run(ctx, []string{"conformance", "explore", "--duration", "1h", "--base-url", srv.URL + "/v1"}, func(k string) string { return env[k] }, &out, &errOut)
+	err := run(ctx, []string{"conformance", "explore", "--duration", "1h", "--base-url", base}, func(k string) string { return env[k] }, &out, &errOut)
 	assert.Equal(t, cli.ExitUnable, cli.Code(err))
 	assert.Contains(t, err.Error(), "interrupted after")
 	assert.Contains(t, out.String(), "stopped by interrupt")

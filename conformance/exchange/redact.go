@@ -115,40 +115,48 @@ func jsonForms(key string) []string {
 }
 
 // foldReplace replaces every occurrence of old in s, in any ASCII letter case, with repl.
+// It allocates only when it replaces: it runs on every text a report keeps.
 func foldReplace(s, old, repl string) string {
-	if old == "" || len(s) < len(old) {
-		return s
+	if old == "" || old[0] >= 0x80 {
+		return s // the exact forms are the replacer's; case is folded for ASCII only
 	}
-	low, lowOld := asciiLower(s), asciiLower(old) // the same byte offsets as s and old
-	i := strings.Index(low, lowOld)
-	if i < 0 {
-		return s
-	}
+	first := string([]byte{lowerASCII(old[0]), upperASCII(old[0])})
 	var b strings.Builder
 	last := 0
-	for i >= 0 {
-		b.WriteString(s[last:i])
-		b.WriteString(repl)
-		last = i + len(old)
-		j := strings.Index(low[last:], lowOld)
-		if j < 0 {
+	for i := 0; i+len(old) <= len(s); {
+		j := strings.IndexAny(s[i:], first)
+		if j < 0 || i+j+len(old) > len(s) {
 			break
 		}
-		i = last + j
+		i += j
+		if !strings.EqualFold(s[i:i+len(old)], old) {
+			i++
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		i += len(old)
+		last = i
+	}
+	if last == 0 {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
 }
 
-// asciiLower is s with A to Z lower-cased and every other byte as it is.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
-	return string(b)
+	return c
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
 }
 
 // authValue is how a report shows an Authorization value the harness sent.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
 )
 
@@ -295,17 +296,10 @@ func (r *runner) basic(method, rel string, st Step, a reply) *Violation {
 		return nil
 	}
 	f := a.failures[0]
-	if a.status >= 400 && errorRecordFailure(f) {
+	if a.status >= 400 && judge.AboutErrorRecord(f) {
 		return violation("error-record", "%s %s answered %d: %s", method, pathOnly(rel), a.status, f.Message)
 	}
 	return violation("spec", "%s %s answered %d, which breaks the description: %s", method, pathOnly(rel), a.status, f.Message)
-}
-
-// errorRecordFailure reports whether the session's failure is about the Error record of
-// section 7 (its media type, its schema, its status field).
-func errorRecordFailure(f report.Failure) bool {
-	return strings.HasPrefix(f.Pointer, "#/components/schemas/Error") || strings.HasPrefix(f.Message, "error response") ||
-		strings.Contains(f.Message, "(section 7)")
 }
 
 // keep is what a violation's message shows of a body (redacted before it is cut, so that no

@@ -41,6 +41,15 @@ func ErrorRecord(f *spec.Facts, status int, header http.Header, body []byte, sha
 	return out
 }
 
+// AboutErrorRecord reports whether f, a finding on an error answer, is about its Error
+// record (section 7): one of ErrorRecord's, or the description's validation of the Error
+// schema; a caller that sorts findings into rules of its own (explore) asks here rather than
+// reading the words.
+func AboutErrorRecord(f report.Failure) bool {
+	return strings.HasPrefix(f.Pointer, errorPointer) || strings.HasPrefix(f.Message, "error response") ||
+		strings.Contains(f.Message, "(section 7)")
+}
+
 // errorStatusField: the record's status repeats the HTTP status. A body that is no record
 // with a status is left to the shape (or to the description's validation).
 func errorStatusField(status int, body []byte) []report.Failure {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -53,9 +54,12 @@ func TestErrorRecord(t *testing.T) {
 			for i, w := range tc.want {
 				assert.Contains(t, fs[i].Message, w)
 				assert.Contains(t, fs[i].Message, "(section 7)")
+				assert.True(t, judge.AboutErrorRecord(fs[i]), "a caller sorting findings knows it for the Error record's")
 			}
 		})
 	}
+	assert.True(t, judge.AboutErrorRecord(report.Failure{Message: "value must be a string", Pointer: "#/components/schemas/Error/properties/code"}))
+	assert.False(t, judge.AboutErrorRecord(report.Failure{Message: "property \"name\" is missing", Pointer: "#/components/schemas/Pet/required"}))
 }
 
 func TestListingAsked(t *testing.T) {

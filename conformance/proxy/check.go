@@ -161,19 +161,20 @@ func (c *checker) check(ex exchange) []Finding {
 		}
 		documented := route.Operation.Responses.Status(ex.status) != nil
 		refused := ex.status >= 400 && ex.status < 500
+		// The answer to a request the description refuses, with a status it does not
+		// document (415 to a text/plain body, 413 to a large one), is one the document
+		// leaves open (READINGS.md, OPEN): it only has to be an Error record, as run
+		// judges it.
+		open := refused && !documented && len(reqVs) > 0 && c.facts != nil
 		switch {
-		case refused && !documented && len(reqVs) > 0 && c.facts != nil:
-			// The answer to a request the description refuses, with a status it does not
-			// document (415 to a text/plain body, 413 to a large one), is one the document
-			// leaves open (READINGS.md, OPEN): it only has to be an Error record, as run
-			// judges it.
+		case open:
 			vs = c.judgedAs(route, judge.ErrorRecord(c.facts, ex.status, ex.header, ex.respBody, false))
 		case ex.respComplete:
 			vs = c.v.ValidateResponse(ex.req, ex.status, ex.header, ex.respBody)
 		default:
 			vs = c.v.ValidateResponseHead(ex.req, ex.status, ex.header) // status and media type still count
 		}
-		if ex.respComplete && c.facts != nil && !(refused && !documented && len(reqVs) > 0) {
+		if ex.respComplete && c.facts != nil && !open {
 			vs = append(vs, c.judged(route, ex)...)
 		}
 		if !(refused && (documented || c.facts != nil)) {
