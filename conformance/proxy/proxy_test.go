@@ -52,6 +52,22 @@ func TestOpenAnswersAreNoViolations(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
 	assert.Empty(t, p.Summary().Findings)
+
+	// The same refusal without an Error record is a finding: open is not anything.
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "unsupported", http.StatusUnsupportedMediaType)
+	}))
+	t.Cleanup(plain.Close)
+	px, p, _ = newTestProxy(t, plain.URL+"/v1", Config{})
+	req, err = http.NewRequest(http.MethodPost, px.URL+"/v1/pets", strings.NewReader("x"))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", bearer)
+	req.Header.Set("Content-Type", "text/plain")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Len(t, p.Summary().Findings, 1)
+	assert.Contains(t, p.Summary().Findings[0].Message, "not application/json (section 7)")
 }
 
 // faultyTraffic is the README session plus an anonymous read, which the faulty server serves.
