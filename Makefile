@@ -9,7 +9,7 @@ PRISM_BIN := $(PRISM_DIR)/node_modules/.bin/prism
 PRISM     := @stoplight/prism-cli@5.14.2
 BENCHFLAGS ?=
 
-.PHONY: all build test run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
+.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
 
 all: build
 
@@ -21,6 +21,12 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -p 4 ./...
+
+# make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
+# depends on the machine's speed fails here. Run it a few times before calling a test steady.
+BUSY ?= $(shell echo $$(( $$(nproc) * 2 )))
+test-busy:
+	sh scripts/busy.sh $(BUSY) $(MAKE) --no-print-directory test
 
 run:
 	$(GO) run ./cmd/petstore serve --seed testdata/pets.json

@@ -128,7 +128,8 @@ func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Respo
 	if err == nil {
 		return resp, got[len(got)-1].Conn, nil
 	}
-	if len(got) == 0 || !got[len(got)-1].Reused || answered.Load() || ctx.Err() != nil {
+	// A request that outlived its time is not a lost connection, whichever clock said so.
+	if len(got) == 0 || !got[len(got)-1].Reused || answered.Load() || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 		return nil, nil, err
 	}
 	s.closes.dropped(got[len(got)-1].Conn)

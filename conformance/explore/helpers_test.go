@@ -32,5 +32,5 @@ func serve(t testing.TB, wrap func(http.Handler) http.Handler) exchange.Target {
 
 func config(t exchange.Target, seed uint64, workers, steps int) Config {
 	return Config{Target: t, Doc: spec.MustLoad(), Seed: seed, Workers: workers, Steps: steps, MaxCreates: DefaultMaxCreates,
-		Lag: DefaultLag, Replays: 3, ShrinkTime: 5 * time.Second, Timeout: 5 * time.Second}
+		Lag: DefaultLag, Replays: 3, ShrinkTime: 5 * time.Second, Timeout: 30 * time.Second}
 }

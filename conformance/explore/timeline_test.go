@@ -129,7 +129,7 @@ func (c *concurrency) wrap(next http.Handler) http.Handler {
 		if c.both != nil && r.Method == http.MethodPost {
 			select {
 			case <-c.both:
-			case <-time.After(time.Second): // the test fails below rather than hangs
+			case <-time.After(time.Minute): // about a harness that never sends two at once: the test fails below rather than hangs
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -146,7 +146,7 @@ func TestPlayFollowsTheTimeline(t *testing.T) {
 	two := [][]Step{{create}, {create}}
 
 	c := &concurrency{both: make(chan struct{})}
-	r, err := newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 5 * time.Second, workers: 2}, nil)
+	r, err := newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 30 * time.Second, workers: 2}, nil)
 	require.NoError(t, err)
 	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(0), send(1), answer(1), answer(0)}})
@@ -154,7 +154,7 @@ func TestPlayFollowsTheTimeline(t *testing.T) {
 	assert.Equal(t, 2, c.most, "the two creates were not held together")
 
 	c = &concurrency{}
-	r, err = newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 5 * time.Second, workers: 2}, nil)
+	r, err = newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 30 * time.Second, workers: 2}, nil)
 	require.NoError(t, err)
 	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(1), answer(1), send(0), answer(0)}})

@@ -40,8 +40,10 @@ type Mutant struct {
 	Wrap func(http.Handler) http.Handler
 	// Config adjusts the reference server (a seed, a clock); nil keeps the defaults.
 	Config func(*reference.Config)
-	// Options adjusts the harness run (a short timeout, strict mode, a later clock).
+	// Options adjusts the harness run (strict mode, a later clock).
 	Options func(*conformance.Options)
+	// Client adjusts the harness's HTTP client (one that gives up on a hang at once: kit.Hang).
+	Client func(*http.Client) *http.Client
 	// Inconclusive marks a transport fault (a hang, a reset): the rule that meets it reports
 	// Error, which fails the run, so an Error of a Catch rule counts as caught.
 	Inconclusive bool
@@ -119,7 +121,11 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	if m.Options != nil {
 		m.Options(&opts)
 	}
-	rep, err := conformance.Run(ctx, conformance.Target{BaseURL: srv.URL + base, APIKey: Key, Client: srv.Client()}, opts)
+	client := srv.Client()
+	if m.Client != nil {
+		client = m.Client(client)
+	}
+	rep, err := conformance.Run(ctx, conformance.Target{BaseURL: srv.URL + base, APIKey: Key, Client: client}, opts)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("mutant %s: %w", m.Name, err)
 	}
