@@ -29,11 +29,12 @@ const hangHeader = "X-Kit-Hang"
 // context.DeadlineExceeded, as the error of a request that outlived its timeout does.
 var ErrHung = fmt.Errorf("the server hung and the test cut the wait short: %w", context.DeadlineExceeded)
 
-// Client returns a copy of c whose requests the Hang's server can hang on.
+// Client returns a copy of c whose requests the Hang's server can hang on. c has a Transport
+// of its own, as an httptest.Server's client has.
 func (h *Hang) Client(c *http.Client) *http.Client {
 	next := c.Transport
 	if next == nil {
-		next = http.DefaultTransport
+		panic("kit.Hang: the client has no Transport of its own")
 	}
 	cc := *c
 	cc.Transport = roundTripper(func(req *http.Request) (*http.Response, error) {
