@@ -249,3 +249,30 @@ func TestExploreReportsAndReplayFilesHoldNoKeyMaterial(t *testing.T) {
 	assert.Contains(t, text.String(), `"Authorization: Bearer $PETSTORE_API_KEY"`, "the curl lines read the key from the environment")
 	assert.Contains(t, text.String(), "you sent Bearer $PETSTORE_API_KEY", "the echoed key is replaced, not the finding left out")
 }
+
+// The key offered elsewhere (a query parameter, a cookie, another header field) is redacted
+// there too, and the curl lines read it from the environment.
+func TestKeyElsewhereIsRedacted(t *testing.T) {
+	anywhere := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c, _ := r.Cookie("api_key")
+			if r.URL.Query().Get("api_key") == testKey || r.Header.Get("X-API-Key") == testKey || c != nil && c.Value == testKey {
+				r.Header.Set("Authorization", "Bearer "+testKey)
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	rep := run(t, serve(t, anywhere(newReference(t, beforeSunset, reference.Config{}))),
+		conformance.Options{Only: []string{"listPets/cases-auth"}})
+	res, _ := rep.Result("listPets/cases-auth")
+	require.Equal(t, conformance.Fail, res.Status)
+	var curls []string
+	for _, ex := range res.Exchanges {
+		curls = append(curls, ex.Curl)
+	}
+	all := strings.Join(curls, "\n")
+	assert.Contains(t, all, `api_key=$PETSTORE_API_KEY`)
+	assert.Contains(t, all, `Cookie: api_key=$PETSTORE_API_KEY`)
+	assert.Contains(t, all, `X-Api-Key: $PETSTORE_API_KEY`) // Go writes header names canonically
+	assertNoKey(t, rep)
+}

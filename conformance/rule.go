@@ -147,8 +147,17 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 func (r *runner) caseEnv() cases.Env {
 	return cases.Env{Ctx: r.ctx, Now: r.opts.Now, BaseURL: r.sess.BaseURL(), Key: r.sess.Key(), Wait: r.opts.Wait,
 		Fixture: rules.CaseFixture(r.facts, r.fixture),
-		Budget: cases.Budget{Seed: r.opts.Seed, Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
+		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
 			MaxCreates: r.opts.MaxCreates, Reserve: r.reserve, WaitedInVain: &r.waitedInVain}}
+}
+
+// strength is how many of a request's parts the auth family's combinations vary together:
+// every pair by default, every triple under --fuzz.
+func strength(o Options) int {
+	if o.Fuzz > 0 {
+		return cases.FuzzStrength
+	}
+	return cases.DefaultStrength
 }
 
 // caseSender sends a family's cases through the session, recorded into the rule's recorder.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -160,8 +161,11 @@ type runner struct {
 	sess        *exchange.Session
 	fixture     *Fixture
 	prepErr     string // why preparation failed, for the rules that needed it
-	report      *Report
-	start       time.Time
+	// empty is the first listing preparation made that held no animal.
+	empty     *rules.Listing
+	emptyOnce sync.Once
+	report    *Report
+	start     time.Time
 	// waitedInVain: a generated case waited in vain for an animal it created.
 	waitedInVain atomic.Bool
 	// claimed is the room under --max-creates that running rules and cases hold.

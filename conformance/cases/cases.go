@@ -50,7 +50,7 @@ const (
 	AuthSchemeOnly               // Authorization: Bearer
 	AuthOtherScheme              // Authorization: Token <key>
 	AuthJunkAfter                // Authorization: Bearer <key> junk
-	AuthQuery                    // no header; ?access_token=<key>
+	AuthWrongKey                 // Authorization: Bearer conformance-wrong-key
 	AuthLowerScheme              // Authorization: bearer <key>
 	AuthDoubleSpace              // Authorization: Bearer  <key>
 	AuthTwice                    // two Authorization fields, both Bearer <key>
@@ -59,6 +59,30 @@ const (
 	AuthQuotedKey                // Authorization: Bearer "<key>"
 	AuthKeyAlone                 // Authorization: <key>, no scheme
 )
+
+// Place is where else than the Authorization field a request offers the key: a query
+// parameter, a cookie or another header field, under Name. The zero Place offers it nowhere
+// else.
+type Place struct{ In, Name string }
+
+// Where a Place is.
+const (
+	InQuery  = "query"
+	InCookie = "cookie"
+	InHeader = "header"
+)
+
+func (p Place) String() string {
+	switch p.In {
+	case InQuery:
+		return "?" + p.Name + "=<key>"
+	case InCookie:
+		return "Cookie: " + p.Name + "=<key>"
+	case InHeader:
+		return p.Name + ": <key>"
+	}
+	return "nowhere else"
+}
 
 // Param is one query parameter as sent: name and value already percent-encoded.
 type Param struct{ Name, Value string }
@@ -133,6 +157,8 @@ type Request struct {
 	Query  []Param
 	Header []Header
 	Auth   Auth
+	// KeyAt offers the key somewhere else too (the zero Place: nowhere).
+	KeyAt Place
 	// Body is nil for a request without one.
 	Body *Body
 }
@@ -325,6 +351,26 @@ func Shrink(c Case, fails func(Case) bool) Case {
 		}
 	}
 	return c
+}
+
+// ShrinkAround is Shrink for a combination built around a rejected key (its first mutation):
+// the key alone, then the key with each other mutation (and that other alone), are tried
+// first, so that a service that judges one part of the request before the key is named in
+// about as many requests as the combination has parts; only a fault that needs three parts
+// together falls back to Shrink.
+func ShrinkAround(c Case, fails func(Case) bool) Case {
+	ms := c.mutations
+	if len(ms) > 2 && ms[0].Part == "auth" {
+		if cand := Combine(c.Op, c.base, ms[0]); fails(cand) {
+			return cand
+		}
+		for _, m := range ms[1:] {
+			if cand := Combine(c.Op, c.base, ms[0], m); fails(cand) {
+				return Shrink(cand, fails) // the other part may fail alone
+			}
+		}
+	}
+	return Shrink(c, fails)
 }
 
 // Random returns n random combinations of op's mutations drawn from rng: each applies two to

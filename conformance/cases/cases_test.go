@@ -88,7 +88,9 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 		{"createPet", cases.FamilyAuth, "key-alone", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "twice", cases.Reject, []int{401}},
 		{"createPet", cases.FamilyAuth, "wrong-then-key", cases.Reject, []int{401}},
-		{"createPet", cases.FamilyAuth, "no-key+categoryId-absent", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "wrong-key", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "key-in-cookie-api_key", cases.Reject, []int{401}},
+		{"createPet", cases.FamilyAuth, "wrong-key+key-in-header-x-api-key", cases.Reject, []int{401}},
 		{"listPets", cases.FamilyQuery, "limit-max", cases.Accept, nil},
 		{"listPets", cases.FamilyQuery, "limit-above-max", cases.Open, nil}, // section 7: not shown
 		{"listPets", cases.FamilyQuery, "limit-word", cases.Open, nil},
@@ -98,7 +100,7 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 		{"getPet", cases.FamilyPath, "petId-known", cases.Accept, nil},
 		{"getPet", cases.FamilyPath, "petId-unknown-1", cases.Reject, []int{404}},
 		{"getPet", cases.FamilyPath, "petId-word", cases.Open, nil},
-		{"getPet", cases.FamilyAuth, "no-key+petId-unknown-1", cases.Reject, []int{401}},
+		{"getPet", cases.FamilyAuth, "key-in-query-api_key", cases.Reject, []int{401}},
 	} {
 		t.Run(tt.op+"/"+tt.name, func(t *testing.T) {
 			c := find(t, g, ops[tt.op], tt.family, tt.name)
@@ -259,4 +261,97 @@ func TestCasesPerOperation(t *testing.T) {
 	assert.Greater(t, counts["createPet"], 80)
 	assert.Greater(t, counts["listPets"], 40)
 	assert.Greater(t, counts["getPet"], 20)
+}
+
+// The auth family combines every rejected way of presenting the key with every refused or
+// open variant of every other part of the request, and with the key offered elsewhere too:
+// every pair is in some case, each case wants 401, and a seed draws the same cases. Under
+// --fuzz's strength, every triple.
+func TestAuthCombinationsCoverEveryPair(t *testing.T) {
+	_, ops := gen(t, string(spec.Bytes()))
+	for _, op := range ops {
+		g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }})
+		all := g.Cases(op, cases.FamilyAuth)
+		var keys, others []string
+		for _, m := range g.Mutations(op, cases.FamilyAuth) {
+			if m.Verdict == cases.Reject && !strings.Contains(m.Name, "key-in-") {
+				keys = append(keys, m.Name)
+			}
+		}
+		for _, fam := range []string{cases.FamilyFields, cases.FamilyBody, cases.FamilyHeaders, cases.FamilyQuery, cases.FamilyPath} {
+			for _, m := range g.Mutations(op, fam) {
+				if m.Verdict != cases.Accept {
+					others = append(others, m.Name)
+				}
+			}
+		}
+		require.NotEmpty(t, others, op.ID)
+		seen := map[[2]string]bool{}
+		combos := 0
+		for _, c := range all {
+			ms := c.Mutations()
+			if len(ms) < 2 {
+				continue
+			}
+			combos++
+			assert.Equal(t, cases.Reject, c.Verdict, c.Name)
+			assert.Equal(t, []int{401}, c.Statuses, c.Name)
+			for _, a := range ms {
+				for _, b := range ms {
+					seen[[2]string{a.Name, b.Name}] = true
+				}
+			}
+		}
+		for _, k := range keys {
+			for _, o := range others {
+				assert.True(t, seen[[2]string{k, o}], "%s: %s never combined with %s", op.ID, k, o)
+			}
+			assert.True(t, seen[[2]string{k, "also-query-api_key"}], "%s: %s never with the key also in the query", op.ID, k)
+		}
+		// Every pair with the key at least, in about as many cases as the largest part's
+		// variants times the keys'.
+		assert.Less(t, combos, len(keys)*len(others)+len(keys)*13, op.ID)
+		t.Logf("%s: %d combinations cover %d rejected keys x %d other variants", op.ID, combos, len(keys), len(others))
+
+		again := g.Cases(op, cases.FamilyAuth)
+		require.Equal(t, len(all), len(again))
+		for i := range all {
+			assert.Equal(t, all[i].Name, again[i].Name, "the same seed draws the same combinations")
+		}
+		other := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(99, cases.DefaultStrength)
+		assert.NotEqual(t, names(all), names(other.Cases(op, cases.FamilyAuth)), "another seed, other combinations")
+	}
+
+	// Strength 3: every triple of a rejected key, the key elsewhere and a body variant.
+	create := ops["createPet"]
+	g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(1, cases.FuzzStrength)
+	seen := map[[3]string]bool{}
+	n := 0
+	for _, c := range g.Cases(create, cases.FamilyAuth) {
+		ms := c.Mutations()
+		n++
+		for _, a := range ms {
+			for _, b := range ms {
+				for _, d := range ms {
+					seen[[3]string{a.Name, b.Name, d.Name}] = true
+				}
+			}
+		}
+	}
+	for _, k := range []string{"no-key", "twice"} {
+		for _, e := range []string{"also-cookie-token", "also-header-x-api-key"} {
+			for _, b := range []string{"body-malformed", "body-oversized", "body-invalid-utf8"} {
+				assert.True(t, seen[[3]string{k, e, b}], "strength 3: %s, %s, %s never together", k, e, b)
+			}
+		}
+	}
+	t.Logf("createPet at strength 3: %d cases", n)
+}
+
+func names(cs []cases.Case) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
 }

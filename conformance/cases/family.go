@@ -61,7 +61,10 @@ func Catalogue(f *spec.Facts) []Family {
 			k := Family{ID: op.ID + "/cases-" + fam.family, Op: op.ID, Section: fam.section,
 				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Unsafe: Unsafe(op.Method),
 				facts: f, stream: op.ID + "/" + fam.family, knownAnimal: strings.Contains(op.Path, "{"),
-				draw: func(g *Generator, _ uint64) []Case { return g.Cases(op, fam.family) }}
+				draw: func(g *Generator, _ uint64) []Case { return g.Cases(op, fam.family) },
+				// The key's combinations with the rest: a failing one is shrunk to the part
+				// the service judged before the key.
+				shrink: fam.family == FamilyAuth}
 			// A listing's cases need more animals than the default limit, of every status (a
 			// listing that ignores the default or the filter shows it); the cases of an
 			// operation with a path parameter need an animal to ask for.
@@ -130,6 +133,9 @@ type Fixture struct {
 type Budget struct {
 	// Seed drives the names and the random combinations.
 	Seed uint64
+	// Strength is the strength of the combinations of a rejected key with the other variants
+	// (0: DefaultStrength).
+	Strength int
 	// Workers is how many cases of a family may be in flight at once.
 	Workers  int
 	ReadOnly bool

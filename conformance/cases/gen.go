@@ -40,10 +40,27 @@ type Base struct {
 // Generator derives the mutations of every operation from the spec.
 type Generator struct {
 	base Base
+	// seed and strength draw the combinations of a rejected key with the other variants
+	// (authCombinations).
+	seed     uint64
+	strength int
 }
 
+// DefaultStrength is the strength of the combinations of a rejected key with the other
+// variants in a default run: every pair. --fuzz raises it to FuzzStrength.
+const (
+	DefaultStrength = 2
+	FuzzStrength    = 3
+)
+
 // New returns a generator for base.
-func New(base Base) *Generator { return &Generator{base: base} }
+func New(base Base) *Generator { return &Generator{base: base, strength: DefaultStrength} }
+
+// Combinations sets the seed and the strength of the combinations the auth family sends.
+func (g *Generator) Combinations(seed uint64, strength int) *Generator {
+	g.seed, g.strength = seed, max(strength, 1)
+	return g
+}
 
 // Valid is op's valid request: path parameters from Base, no query, the key, and a JSON
 // body with every property of the schema set (a fresh name, the reference, the last value
@@ -138,23 +155,7 @@ func (g *Generator) Cases(op spec.Operation, family string) []Case {
 		out = append(out, Combine(op.ID, g.Valid(op), m))
 	}
 	if family == FamilyAuth {
-		var bad []Mutation
-		for _, f := range []string{FamilyFields, FamilyBody, FamilyHeaders, FamilyQuery, FamilyPath} {
-			for _, m := range g.Mutations(op, f) {
-				if m.Verdict == Reject || m.Part == "header.Content-Type" || strings.HasPrefix(m.Part, "query.") {
-					bad = append(bad, m)
-					break // the first of each family: enough to show the order
-				}
-			}
-		}
-		for _, a := range ms {
-			if a.Verdict != Reject || (a.Name != "no-key" && a.Name != "other-scheme") {
-				continue
-			}
-			for _, b := range bad {
-				out = append(out, Combine(op.ID, g.Valid(op), a, b))
-			}
-		}
+		out = append(out, g.authCombinations(op, ms)...)
 	}
 	if family == FamilyQuery {
 		// Each valid filter value with a limit the document leaves open, and with limit 1:

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"slices"
@@ -73,13 +74,13 @@ func deleteHeader(hs []Header, name string) []Header {
 
 func authMutations() []Mutation {
 	set := func(a Auth) func(*Request) { return func(r *Request) { r.Auth = a } }
-	return []Mutation{
+	out := []Mutation{
 		mut("auth", "no-key", "no Authorization header", Reject, 401, "5.1; 5.3", set(AuthNone)),
 		mut("auth", "empty", "an empty Authorization header", Reject, 401, secAuth, set(AuthEmpty)),
 		mut("auth", "scheme-only", "Authorization: Bearer, without a token", Reject, 401, secAuth, set(AuthSchemeOnly)),
 		mut("auth", "other-scheme", "the key under the scheme Token", Reject, 401, secAuth, set(AuthOtherScheme)),
 		mut("auth", "junk-after", "Bearer <key> followed by a space and more text", Reject, 401, secAuth+"; RFC 6750 2.1 (one token)", set(AuthJunkAfter)),
-		mut("auth", "query", "no header, the key as ?access_token= in the query", Reject, 401, "5.2 (the key is passed in the Authorization header); 5.3", set(AuthQuery)),
+		mut("auth", "wrong-key", "Bearer "+WrongKey+", a key the service does not hold", Reject, 401, secAuth, set(AuthWrongKey)),
 		mut("auth", "odd-token", "Bearer conformance-wrong!key, a wrong key with a character outside the token syntax", Reject, 401, secAuth+" (an invalid key, whatever its characters)", set(AuthOddToken)),
 		mut("auth", "quoted-key", "Bearer \"<key>\", the key in quotes", Reject, 401, secAuth+" (the quotes are part of the token, which is then not the key)", set(AuthQuotedKey)),
 		mut("auth", "key-alone", "the key alone, without the Bearer scheme", Reject, 401, secAuth+" (the form is Bearer <API_KEY>)", set(AuthKeyAlone)),
@@ -93,7 +94,29 @@ func authMutations() []Mutation {
 		// RFC 6750 2.1 and RFC 9110 11.4 allow one or more spaces after the scheme.
 		mut("auth", "double-space", "Bearer and the key separated by two spaces", Open, 0, secAuthOpen+" (RFC 9110 11.4: 1*SP after the scheme)", set(AuthDoubleSpace)),
 	}
+	// The key where a framework's defaults also read one (READINGS.md: accepting it anywhere
+	// but the Authorization field is a MUST refuse), with no Authorization field and with a
+	// wrong key in it: a reader that prefers the other place lets the second in.
+	elsewhere := "5.2 (the key is passed in the Authorization header, as Bearer <API_KEY>); 5.3"
+	for _, p := range keyPlaces {
+		at := func(a Auth) func(*Request) { return func(r *Request) { r.Auth, r.KeyAt = a, p } }
+		out = append(out,
+			mut("auth", "key-in-"+placeSlug(p), "no Authorization header, the key as "+p.String(), Reject, 401, elsewhere, at(AuthNone)),
+			mut("auth", "wrong-key+key-in-"+placeSlug(p), "Bearer "+WrongKey+", and the key as "+p.String(), Reject, 401, elsewhere, at(AuthWrongKey)))
+	}
+	return out
 }
+
+// keyPlaces are where the defaults of common frameworks and gateways read an API key besides
+// the Authorization field: query parameters, cookies and header fields under the names in use.
+var keyPlaces = []Place{
+	{InQuery, "access_token"}, {InQuery, "api_key"}, {InQuery, "apiKey"}, {InQuery, "key"}, {InQuery, "token"},
+	{InCookie, "access_token"}, {InCookie, "api_key"}, {InCookie, "token"},
+	{InHeader, "X-API-Key"}, {InHeader, "Api-Key"}, {InHeader, "X-Auth-Token"}, {InHeader, "X-Access-Token"},
+}
+
+// placeSlug names p in a case's name: "query-api_key", "cookie-token", "header-x-api-key".
+func placeSlug(p Place) string { return p.In + "-" + strings.ToLower(p.Name) }
 
 func queryMutations(p *openapi3.Parameter) []Mutation {
 	s := p.Schema.Value
@@ -291,6 +314,63 @@ func (g *Generator) Routes(ops []spec.Operation) []Case {
 				out = append(out, route(m+" "+p, m+" "+path+", a method the spec does not give this path", m, path, AuthKey))
 			}
 		}
+	}
+	return out
+}
+
+// authCombinations combines every rejected way of presenting the key, the key offered
+// elsewhere too (or not), and every refused or open variant of every other part of the
+// request (body, fields, headers, query, path), with a covering array of the generator's
+// strength anchored on the key: at the default, every rejected key is in some case with
+// every other variant. Each case wants 401 whatever
+// else it holds (READINGS.md), so a server that parses, validates or routes before it checks
+// the key shows it, in combinations no one named. A failing case is shrunk to its smallest
+// failing form.
+func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case {
+	var keys []Mutation
+	for _, m := range auth {
+		if m.Verdict == Reject && !strings.Contains(m.Name, "key-in-") {
+			keys = append(keys, m)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	// Factor 0: the rejected key; factor 1: the key elsewhere too (its first level: nowhere).
+	factors := [][]Mutation{keys, {{}}}
+	for _, p := range keyPlaces {
+		factors[1] = append(factors[1], mut("auth.elsewhere", "also-"+placeSlug(p), "the key also as "+p.String(), Open, 0,
+			"5.2 (the key is passed in the Authorization header)", func(r *Request) { r.KeyAt = p }))
+	}
+	byPart := map[string]int{}
+	for _, fam := range []string{FamilyFields, FamilyBody, FamilyHeaders, FamilyQuery, FamilyPath} {
+		for _, m := range g.Mutations(op, fam) {
+			if m.Verdict == Accept {
+				continue
+			}
+			i, ok := byPart[m.Part]
+			if !ok {
+				i = len(factors)
+				byPart[m.Part] = i
+				factors = append(factors, nil)
+			}
+			factors[i] = append(factors[i], m)
+		}
+	}
+	levels := make([]int, len(factors))
+	for i, f := range factors {
+		levels[i] = len(f)
+	}
+	rng := rand.New(rand.NewPCG(g.seed, hash("auth-combinations/"+op.ID)))
+	var out []Case
+	for _, row := range cover(levels, g.strength, rng, 0) {
+		var ms []Mutation
+		for f, l := range row {
+			if l >= 0 && factors[f][l].apply != nil {
+				ms = append(ms, factors[f][l])
+			}
+		}
+		out = append(out, Combine(op.ID, g.Valid(op), ms...))
 	}
 	return out
 }

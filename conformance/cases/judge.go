@@ -234,12 +234,17 @@ func (r *run) request(q Request) (*http.Request, error) {
 	for _, v := range authValues(q.Auth, r.Key) {
 		req.Header.Add("Authorization", v)
 	}
-	if q.Auth == AuthQuery {
-		s := "access_token=" + url.QueryEscape(r.Key)
+	switch q.KeyAt.In {
+	case InQuery:
+		s := url.QueryEscape(q.KeyAt.Name) + "=" + url.QueryEscape(r.Key)
 		if req.URL.RawQuery != "" {
 			s = req.URL.RawQuery + "&" + s
 		}
 		req.URL.RawQuery = s
+	case InCookie:
+		req.Header.Add("Cookie", q.KeyAt.Name+"="+r.Key)
+	case InHeader:
+		req.Header.Add(q.KeyAt.Name, r.Key)
 	}
 	return req, nil
 }
@@ -300,6 +305,8 @@ func authValues(a Auth, key string) []string {
 		return []string{"Bearer " + WrongKey, report.CredBearer.Value(key)}
 	case AuthOddToken:
 		return []string{"Bearer conformance-wrong!key"}
+	case AuthWrongKey:
+		return []string{"Bearer " + WrongKey}
 	case AuthQuotedKey:
 		return []string{report.CredQuoted.Value(key)}
 	case AuthKeyAlone:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/petstore/petstore/conformance/judge"
@@ -51,6 +53,8 @@ type run struct {
 	lastStatus int
 	// notSent is why the latest case was not sent although it was allowed to be.
 	notSent string
+	// sent is the name of the case this fork sent, after shrinking.
+	sent string
 }
 
 // Run sends every case of f on up to the budget's workers, judges each answer by its case's
@@ -68,13 +72,59 @@ func (f *Family) Run(env Env, to Sender) (out Outcome) {
 	}
 	ks := f.draw(r.generator(), env.Budget.Seed)
 	var probes []probe
-	for _, o := range r.runCases(ks) {
-		if ks[o.index].RangeProbe {
-			probes = append(probes, probe{ks[o.index], o.lastStatus, o.lastExchange})
+	// The single variants go first; a combination holds a rejected key whose single variant
+	// has failed already only repeats that finding, so it is not sent.
+	singles, combos := splitCombinations(ks, f.shrink)
+	failed := map[string]bool{}
+	send := func(part []Case) {
+		for _, o := range r.runCases(part) {
+			if part[o.index].RangeProbe {
+				probes = append(probes, probe{part[o.index], o.lastStatus, o.lastExchange})
+			}
+			failed[part[o.index].Name] = o.failed
 		}
+	}
+	send(singles)
+	if len(combos) > 0 && r.to.Answered() {
+		rest := slices.DeleteFunc(slices.Clone(combos), func(k Case) bool { return repeatsFailure(k, failed) })
+		if n := len(combos) - len(rest); n > 0 {
+			r.skipped += n
+			r.skipWhy = "a combination holding a key that already fails alone repeats that finding"
+		}
+		send(rest)
 	}
 	r.judgeRange(probes)
 	return out
+}
+
+// splitCombinations parts ks into the single variants and, for a family whose combinations
+// are shrunk around a rejected key (auth), those combinations.
+func splitCombinations(ks []Case, around bool) (singles, combos []Case) {
+	if !around {
+		return ks, nil
+	}
+	for _, k := range ks {
+		if len(k.Mutations()) > 1 && k.Mutations()[0].Part == "auth" {
+			combos = append(combos, k)
+		} else {
+			singles = append(singles, k)
+		}
+	}
+	return singles, combos
+}
+
+// repeatsFailure: k holds a rejected key, or the key offered elsewhere, whose single variant
+// failed.
+func repeatsFailure(k Case, failed map[string]bool) bool {
+	for _, m := range k.Mutations() {
+		switch {
+		case m.Part == "auth" && failed[m.Name]:
+			return true
+		case m.Part == "auth.elsewhere" && failed["key-in-"+strings.TrimPrefix(m.Name, "also-")]:
+			return true
+		}
+	}
+	return false
 }
 
 // fork is a copy of r for one case: its own recorder and counts, the same settings.
@@ -88,6 +138,7 @@ type caseOutcome struct {
 	index        int
 	lastStatus   int // the status of the case's last answer (0: none)
 	lastExchange int // the index, in the family's recorder, of the case's last exchange
+	failed       bool
 }
 
 // runCases sends ks on up to the run's workers at once, each case's own requests in order,
@@ -134,6 +185,9 @@ func (r *run) runCases(ks []Case) []caseOutcome {
 	}()
 	var out []caseOutcome
 	stopped := false
+	// A combination shrunk to a case reported before (the rejected key alone, say) is the
+	// same finding: it counts as sent, and the report names it once.
+	reported := map[string]bool{}
 	for i := range results {
 		<-results[i].done
 		if v := results[i].panicked; v != nil && !stopped {
@@ -144,13 +198,20 @@ func (r *run) runCases(ks []Case) []caseOutcome {
 			stopped = true
 			continue
 		}
+		if reported[sub.sent] && sub.sent != ks[i].Name {
+			r.ran += sub.ran
+			stopped = !sub.to.Answered()
+			continue
+		}
+		reported[sub.sent] = true
 		results[i].merge()
 		r.ran += sub.ran
 		if sub.skipped > 0 {
 			r.skipped += sub.skipped
 			r.skipWhy = sub.skipWhy
 		}
-		out = append(out, caseOutcome{index: i, lastStatus: sub.lastStatus, lastExchange: r.to.ExchangeCount() - 1})
+		out = append(out, caseOutcome{index: i, lastStatus: sub.lastStatus, lastExchange: r.to.ExchangeCount() - 1,
+			failed: sub.to.FailureCount() > 0})
 		stopped = !sub.to.Answered()
 	}
 	return out
@@ -172,6 +233,7 @@ func (r *run) runCase(k Case) bool {
 	if r.fam.shrink && len(k.Mutations()) > 1 {
 		k = r.shrunk(k)
 	}
+	r.sent = k.Name
 	r.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
 	defer r.to.SetCase("", "", "", "")
 	r.judgeCase(k)
@@ -194,7 +256,7 @@ func (r *run) shrunk(k Case) Case {
 	}
 	// A smaller form must fail as strongly: dropping a rejected field from a body that also
 	// holds bytes that are not UTF-8 must not turn a MUST into a SHOULD.
-	small := Shrink(k, func(cand Case) bool {
+	small := ShrinkAround(k, func(cand Case) bool {
 		release, _ := r.mayCreate(cand.Creates)
 		if release == nil {
 			return false
@@ -248,5 +310,5 @@ func (r *run) generator() *Generator {
 			base.Unknown = append(base.Unknown, id)
 		}
 	}
-	return New(base)
+	return New(base).Combinations(r.Budget.Seed, cmp.Or(r.Budget.Strength, DefaultStrength))
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/gavv/httpexpect/v2"
@@ -46,6 +48,23 @@ func listRules(f *facts) []Rule {
 					arr.NotEmpty()
 				}
 				expectList(c, c.Auth.GET(list).Expect())
+			}},
+		// The representation of nothing: READINGS.md makes an empty listing [] (MUST). The
+		// run's own listings come after it created animals, so it judges the one preparation
+		// made that held none: on a store that starts empty (a fresh deployment, the zoo, the
+		// reference), or under a status no animal has.
+		{ID: spec.OpList + "/empty-array", Section: "2 (Pets is a JSON array); 4.1 rule 3", Severity: Must, Op: spec.OpList, Expects: http.StatusOK,
+			Title: "a listing that holds no animal is the empty array [], not null or another value",
+			Check: func(c *Check) {
+				e := c.Fixture.Empty
+				if e == nil {
+					c.Skipf("every listing the run made held animals: it saw no empty one to judge (a store that starts empty shows one)")
+				}
+				var v []any
+				if trimmed := bytes.TrimSpace(e.Body); len(trimmed) == 0 || trimmed[0] != '[' || json.Unmarshal(trimmed, &v) != nil {
+					got := fmt.Sprintf("%.200s", e.Body)
+					c.Expectf("[]", got, "%s held no animal and answered %s instead of an empty JSON array", e.Request, got)
+				}
 			}},
 		{ID: spec.OpList + "/default-limit", Section: "4.1 rule 1; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
 			Title: fmt.Sprintf("without limit, at most %d animals are returned (with more present)", def),

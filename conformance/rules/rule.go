@@ -151,6 +151,15 @@ type Fixture struct {
 	Pets []map[string]any
 	// ByStatus is the listing filtered by each status value.
 	ByStatus map[string][]map[string]any
+	// Empty is the first listing preparation made that held no animal, before the run
+	// created any; nil when each held some.
+	Empty *Listing
+}
+
+// Listing is a listing as preparation sent and got it.
+type Listing struct {
+	Request string // "GET /pets?limit=100"
+	Body    []byte // as answered
 }
 
 // Failf records a failure of the rule with a message; the check goes on.
