@@ -35,6 +35,8 @@ type Base struct {
 	Unknown []string
 	// Name returns a fresh name for a created animal (with the harness's prefix).
 	Name func() string
+	// Taken is the name of an animal the store holds ("" if none).
+	Taken string
 }
 
 // Generator derives the mutations of every operation from the spec.

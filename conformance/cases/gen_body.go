@@ -106,6 +106,14 @@ func (g *Generator) stringMutations(part, name string, p *openapi3.Schema) []Mut
 		open("rtl", "in a right-to-left script (Hebrew)", prefixed("-\u05e9\u05dc\u05d5\u05dd")),
 		open("control", "with control characters (NUL, BEL, ESC, tab, newline)", prefixed("-\x00\x07\x1b\t\n")),
 		open("quotes", `with a quote, a backslash and a slash`, prefixed(`-"\/`)),
+		// Values a normaliser changes: each must come back byte for byte (READINGS.md: a
+		// name stored trimmed, case-changed or normalised is a MUST failure).
+		open("upper", "in upper case", func() string { return strings.ToUpper(g.base.Name()) }),
+		open("mixed-case", "in mixed case", prefixed("-MiXeD")),
+		open("padded", "with a space before and after", func() string { return " " + g.base.Name() + " " }),
+		open("inner-spaces", "with two spaces and a tab inside", prefixed("-a  b\tc")),
+		open("nfc", "with a precomposed letter (U+00E9, NFC)", prefixed("-\u00e9")),
+		open("nfd", "with the same letter decomposed (e + U+0301, NFD)", prefixed("-e\u0301")),
 	}
 	// The same text written with \u escapes: a service must store what the escapes mean.
 	escaped := mut(part, name+"-escaped", name+` written with \u escapes (\u00e9)`, Open, 0, fmt.Sprintf(secOpenName, name), nil)
@@ -113,6 +121,18 @@ func (g *Generator) stringMutations(part, name string, p *openapi3.Schema) []Mut
 		n := g.base.Name()
 		setField(name, `"`+n+`-\u00e9"`, []string{jsonOf(n + "-é")})(r)
 	}
+	// Ordinary characters written as escapes: a service stores what they mean, not the
+	// escapes, and not what a second decoding makes of them.
+	ascii := mut(part, name+"-escaped-ascii", name+` with ordinary letters written as \u escapes (\u0041\u0062)`, Open, 0, fmt.Sprintf(secOpenName, name), nil)
+	ascii.apply = func(r *Request) {
+		n := g.base.Name()
+		setField(name, `"`+n+`-\u0041\u0062"`, []string{jsonOf(n + "-Ab")})(r)
+	}
+	// A name another animal has: names are not keys (section 4.2: each POST adds an animal).
+	if g.base.Taken != "" {
+		out = append(out, open("taken", "equal to a listed animal's", func() string { return g.base.Taken }))
+	}
+	out = append(out, ascii)
 	if p.MinLength > 0 {
 		out[0].Verdict, out[0].Status, out[0].Section = Reject, 400, fmt.Sprintf(secType, name, describe(p))
 	}

@@ -227,6 +227,15 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 		{"fraction", "1.5", "a fraction"},
 		{"space", "%20", "a space"},
 		{"minus", "-", "a lone minus sign"},
+		// Beyond int64 by far: a parser that overflows or copies digits without bound shows it.
+		{"300-digits", "1" + strings.Repeat("0", 299), "a 300-digit number"},
+		{"3000-digits", "9" + strings.Repeat("9", 2999), "a 3,000-digit number"},
+		{"plus", "%2B1", "with a plus sign"},
+		{"minus-zero", "-0", "minus zero"},
+		{"inner-space", "1%202", "with a space between digits"},
+		{"trailing-space", "1%20", "with a trailing space"},
+		{"arabic-digit", "%D9%A1", "an Arabic-Indic digit one (U+0661)"},
+		{"exponent", "1e3", "in exponent notation"},
 	} {
 		out = append(out, mut(part, p.Name+"-"+v.slug, fmt.Sprintf("%s = %s, %s", p.Name, v.value, v.words), Open, 0, open, set(v.value)))
 	}

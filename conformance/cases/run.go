@@ -304,6 +304,7 @@ func (r *run) generator() *Generator {
 	seen := judge.IDSet(r.Fixture.Pets)
 	if len(r.Fixture.Pets) > 0 {
 		base.KnownID, _ = judge.IDOf(r.Fixture.Pets[0])
+		base.Taken, _ = r.Fixture.Pets[0]["name"].(string)
 	}
 	for _, id := range []string{"9223372036854775807", "0", "-1", "9007199254740993"} {
 		if !seen[id] {

@@ -33,7 +33,7 @@ func Catalogue(doc *openapi3.T) ([]Mutant, error) {
 		return nil, err
 	}
 	var all []Mutant
-	for _, part := range []func(*facts) []Mutant{listMutants, createMutants, getMutants, authMutants, errorMutants, transportMutants, requestMutants, routeMutants} {
+	for _, part := range []func(*facts) []Mutant{listMutants, createMutants, getMutants, authMutants, errorMutants, transportMutants, requestMutants, routeMutants, unnamedMutants} {
 		all = append(all, part(f)...)
 	}
 	return all, nil

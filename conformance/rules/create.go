@@ -117,6 +117,29 @@ func createRules(f *facts) []Rule {
 				seen[id] = true
 			}
 		},
+	}, Rule{
+		// READINGS.md: two creates with the same fields are two animals. A store keyed by
+		// name (an upsert) answers the second with the first animal.
+		ID: spec.OpCreate + "/same-fields-twice", Section: "4.2; 2 (Pet)", Severity: Must, Op: spec.OpCreate,
+		Creates: true, Expects: http.StatusCreated,
+		Title: "two creates with identical fields make two animals with two new ids",
+		Check: func(c *Check) {
+			seen := judge.IDSet(c.Fixture.Pets)
+			body := f.petBody(c.Fixture, f.Statuses[0])
+			for range 2 {
+				pet := createAndCompare(c, f, body)
+				if pet == nil {
+					return
+				}
+				id, _ := judge.IDOf(pet)
+				if seen[id] {
+					c.Expectf("a new id", id, "the second create of the same fields answered the id %s, which an animal had already: "+
+						"the service updated an animal instead of adding one", id)
+					return
+				}
+				seen[id] = true
+			}
+		},
 	})
 }
 

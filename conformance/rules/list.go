@@ -53,7 +53,7 @@ func listRules(f *facts) []Rule {
 		// run's own listings come after it created animals, so it judges the one preparation
 		// made that held none: on a store that starts empty (a fresh deployment, the zoo, the
 		// reference), or under a status no animal has.
-		{ID: spec.OpList + "/empty-array", Section: "2 (Pets is a JSON array); 4.1 rule 3", Severity: Must, Op: spec.OpList, Expects: http.StatusOK,
+		{ID: spec.OpList + "/empty-array", Section: "2 (Pets); 4.1", Severity: Must, Op: spec.OpList, Expects: http.StatusOK,
 			Title: "a listing that holds no animal is the empty array [], not null or another value",
 			Check: func(c *Check) {
 				e := c.Fixture.Empty
