@@ -99,8 +99,8 @@ mutants:
 explore-mutants:
 	$(GO) run ./conformance/explore/seqmutants/cmd/explore-mutants $(EXPLOREFLAGS)
 
-# The independent implementations in zoo/ (echo, ogen, Koa, Hono): installs each (npm, Go
-# modules), runs the harness plain, --strict and explore against it, prints a row each and
+# The independent implementations in zoo/ (echo, ogen, Koa, Hono, hapi, Django REST
+# framework): installs each (Go modules, npm, Debian's apt for Django), runs the harness plain, --strict and explore against it, prints a row each and
 # fails when a verdict recorded in zoo/verdicts.json changes. An install that fails is
 # reported and skipped. ZOOFLAGS=-update records new failures as unjudged.
 zoo:
