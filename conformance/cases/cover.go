@@ -10,7 +10,8 @@ import (
 // t-way interaction of the variants is sent at least once with far fewer requests than every
 // combination. Each row holds a level of every factor. The construction is greedy (each row
 // the best of a few candidates at covering what no row covers yet, as in AETG) and drawn from
-// rng, so a seed gives the same rows. Factors with no level are left at -1. With anchor at a
+// rng, so a seed gives the same rows; a level that covers nothing new is the lowest, so a
+// caller can make level 0 the cheap one. Factors with no level are left at -1. With anchor at a
 // factor (not -1), only the combinations that include it must be covered: a mixed-strength
 // array, as small as that factor's interactions allow.
 func cover(levels []int, t int, rng *rand.Rand, anchor int) [][]int {
@@ -114,8 +115,9 @@ func cover(levels []int, t int, rng *rand.Rand, anchor int) [][]int {
 				if row[f] >= 0 {
 					continue
 				}
+				// Ties go to the lowest level: where nothing new is covered, level 0.
 				bestLevel, most := 0, -1
-				for _, l := range rng.Perm(levels[f]) {
+				for l := range levels[f] {
 					row[f] = l
 					n := 0
 					for _, tp := range byFactor[f] {

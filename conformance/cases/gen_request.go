@@ -359,9 +359,12 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 			}
 			i, ok := byPart[m.Part]
 			if !ok {
+				// Level 0 leaves the part as it is: a row that needs no variant of it (its
+				// pairs with every key covered) gets none, so that the heavy variants (a
+				// 1 MiB body) are sent about once per key, not in every spare row.
 				i = len(factors)
 				byPart[m.Part] = i
-				factors = append(factors, nil)
+				factors = append(factors, []Mutation{{}})
 			}
 			factors[i] = append(factors[i], m)
 		}
