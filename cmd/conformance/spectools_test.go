@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/diff"
+	"github.com/petstore/petstore/conformance/lint"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
@@ -115,6 +117,35 @@ func TestLint(t *testing.T) {
 	}
 	_, _, stderr := runMain(t, nil, "lint", brokenSpecs+"/missing-summary.yaml")
 	assert.Equal(t, "conformance lint: 1 error, 0 warnings\n", stderr)
+}
+
+// A spec that departs from the interface document fails lint with the section, unless the
+// departure is accepted on purpose; the findings come as text, JSON or SARIF.
+func TestLintDepartures(t *testing.T) {
+	max50 := writeSpec(t, func(s string) string { return strings.Replace(s, "maximum: 100", "maximum: 50", 1) })
+	code, stdout, stderr := runMain(t, nil, "lint", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Regexp(t, `^`+regexp.QuoteMeta(max50)+`:\d+:\d+: error document-departure #/paths/~1pets/get/parameters/0/schema/maximum listPets limit maximum is 50 in the spec; the document says 100 \(section 4.1; 8\)\n$`, stdout)
+	assert.Equal(t, "conformance lint: 1 error, 0 warnings (--allow-departures to accept departures from the interface document on purpose)\n", stderr)
+
+	code, stdout, stderr = runMain(t, nil, "lint", "--allow-departures", max50)
+	assert.Equal(t, cli.ExitOK, code, stderr)
+	assert.Contains(t, stdout, ": warning document-departure ")
+
+	code, stdout, _ = runMain(t, nil, "lint", "--format", "sarif", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Contains(t, stdout, `"version": "2.1.0"`)
+	assert.Contains(t, stdout, `"ruleId": "document-departure"`)
+
+	code, stdout, _ = runMain(t, nil, "lint", "--format", "json", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	var got struct{ Findings []lint.Finding }
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Findings, 1)
+	assert.Equal(t, "4.1; 8", got.Findings[0].Section)
+
+	code, _, stderr = runMain(t, nil, "lint", "--format", "xml")
+	assert.Equal(t, cli.ExitUnable, code, stderr)
 }
 
 // diffPairs maps each directory of testdata/specs/diff to the kind of change its head makes
