@@ -116,8 +116,10 @@ func ruleRefs(doc *openapi3.T) ([]lint.RuleRef, error) {
 // diffCommand runs `conformance diff BASE HEAD [--allow-breaking] [--format text|json]`,
 // flags before or after the files; "-" reads a file from stdin, so
 // `git show main:spec/openapi.yaml | conformance diff - spec/openapi.yaml` works. It prints
-// every change with its classification. Exit 1 when one is breaking, unless
-// --allow-breaking; 2 when the arguments are wrong or a file cannot be read or parsed.
+// every change with whom it breaks (clients, providers: deployments conforming to BASE that
+// fail HEAD's catalogue) and the rules and case families that change. Exit 1 when one
+// breaks clients or providers, unless --allow-breaking; 2 when the arguments are wrong or a
+// file cannot be read or parsed.
 func diffCommand(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	allow := fs.Bool("allow-breaking", false, "report breaking changes but exit 0")
@@ -152,7 +154,7 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance diff: %v", err)
 	}
-	if n := diff.Breaking(changes); n > 0 && !*allow {
+	if n := diff.Breaks(changes); n > 0 && !*allow {
 		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))
 	}
 	return nil
