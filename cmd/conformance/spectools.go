@@ -44,7 +44,9 @@ func lintCommand(_ context.Context, e env, args []string) error {
 		return cli.Usagef("conformance lint: --format %q: want text, json or sarif", *format)
 	}
 	name, data := "spec/openapi.yaml", spec.Bytes()
-	if len(files) == 1 {
+	if len(files) == 0 {
+		warnStale(e, "lint")
+	} else {
 		name = files[0]
 		if data, err = os.ReadFile(name); err != nil {
 			return cli.Usagef("conformance lint: %v", err)

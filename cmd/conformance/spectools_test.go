@@ -311,3 +311,22 @@ func TestDiffCannotBeMade(t *testing.T) {
 		})
 	}
 }
+
+// A binary run from a checkout whose spec/openapi.yaml is not the one built in says so, in
+// one line on stderr, when it uses the built-in spec; with --spec it says nothing.
+func TestStaleBinaryWarns(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module github.com/petstore/petstore\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "spec"), 0o755))
+	changed := strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "spec", "openapi.yaml"), []byte(changed), 0o644))
+	t.Chdir(root)
+
+	code, _, stderr := runMain(t, nil, "list")
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Regexp(t, `^conformance list: warning: the spec built into this binary \(sha256 [0-9a-f]{12}\) differs from .*spec/openapi.yaml \(sha256 [0-9a-f]{12}\): rebuild \(make build\) or pass --spec\n$`, stderr)
+
+	code, _, stderr = runMain(t, nil, "list", "--spec", filepath.Join(root, "spec", "openapi.yaml"))
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Empty(t, stderr)
+}
