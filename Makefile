@@ -9,7 +9,7 @@ PRISM_BIN := $(PRISM_DIR)/node_modules/.bin/prism
 PRISM     := @stoplight/prism-cli@5.14.2
 BENCHFLAGS ?=
 
-.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
+.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
 
 all: build
 
@@ -57,23 +57,56 @@ docs:
 	mkdir -p docs
 	$(GO) run ./cmd/conformance list --format markdown > docs/rules.md
 
-# Spec authors: lint, what changed since the last release, and the catalogue against the
-# reference server built from the working spec. The base is SPEC_BASE when given, else the
-# newest tag, else the merge base with the default branch (origin's, fetched when missing, or
-# a local main); with none, spec-diff fails and says to give SPEC_BASE (scripts/spec-base.sh).
-SPEC      := spec/openapi.yaml
-SPEC_BASE ?=
+# Spec authors: lint (with the departures from the interface document), what changed since
+# the last release, and the catalogue against the reference server built from the working
+# spec. spec-check runs all three every time, reports each, and fails at the end if any
+# failed. The base is SPEC_BASE when given, else the newest tag, else the merge base with the
+# default branch (origin's, fetched when missing, or a local main); with none, the diff fails
+# and says to give SPEC_BASE (scripts/spec-base.sh). To accept on purpose:
+# LINT_FLAGS=--allow-departures (a departure from the document), DIFF_FLAGS=--allow-breaking
+# (a breaking change); docs/spec-authors.md says when.
+SPEC       := spec/openapi.yaml
+SPEC_BASE  ?=
+LINT_FLAGS ?=
+DIFF_FLAGS ?=
+RUN_FLAGS  ?=
+
+SPEC_LINT = bin/conformance lint $(SPEC) $(LINT_FLAGS)
+SPEC_DIFF = base=$$(SPEC_BASE='$(SPEC_BASE)' sh scripts/spec-base.sh) && git show "$$base:spec/openapi.yaml" > bin/spec-base.yaml && \
+	bin/conformance diff bin/spec-base.yaml $(SPEC) $(DIFF_FLAGS)
+SPEC_RUN  = bin/conformance run --spec $(SPEC) $(RUN_FLAGS)
 
 spec-lint: build
-	bin/conformance lint $(SPEC)
+	$(SPEC_LINT)
 
-# DIFF_FLAGS=--allow-breaking reports without failing.
 spec-diff: build
-	@base=$$(SPEC_BASE='$(SPEC_BASE)' sh scripts/spec-base.sh) && git show "$$base:$(SPEC)" > bin/spec-base.yaml
-	bin/conformance diff bin/spec-base.yaml $(SPEC) $(DIFF_FLAGS)
+	@$(SPEC_DIFF)
 
-spec-check: spec-lint spec-diff
-	bin/conformance run --spec $(SPEC)
+spec-check: build
+	@failed=; passed=; \
+	echo "spec-check: lint $(SPEC)"; \
+	if $(SPEC_LINT); then passed="$$passed lint"; else failed="$$failed lint"; fi; \
+	echo; echo "spec-check: diff against the base"; \
+	if $(SPEC_DIFF); then passed="$$passed diff"; else failed="$$failed diff"; fi; \
+	echo; echo "spec-check: the catalogue against the reference server"; \
+	if $(SPEC_RUN); then passed="$$passed catalogue"; else failed="$$failed catalogue"; fi; \
+	echo; \
+	if [ -n "$$failed" ]; then \
+		echo "spec-check: FAILED:$$failed (passed:$${passed:- none}); docs/spec-authors.md says how to accept a change on purpose"; exit 1; \
+	fi; \
+	echo "spec-check: lint, diff and catalogue passed"
+
+# SARIF output of lint checked against the official SARIF 2.1.0 schema (OASIS), fetched once
+# (not shipped with the project).
+SARIF_SCHEMA     ?= .tools/sarif-schema-2.1.0.json
+SARIF_SCHEMA_URL := https://raw.githubusercontent.com/oasis-tcs/sarif-spec/main/sarif-2.1/schema/sarif-schema-2.1.0.json
+
+$(SARIF_SCHEMA):
+	mkdir -p $(dir $(SARIF_SCHEMA))
+	curl -fsSL -o $(SARIF_SCHEMA) $(SARIF_SCHEMA_URL)
+
+sarif-check: $(SARIF_SCHEMA)
+	SARIF_SCHEMA=$(abspath $(SARIF_SCHEMA)) $(GO) test -count=1 -run SARIF -v ./conformance/lint
 
 # The HTML report opened in headless Chromium (installs Debian's chromium when missing).
 e2e:

@@ -90,7 +90,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 		}},
 		"/openapi.yaml": {http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/yaml")
-			_, _ = w.Write(raw)
+			_, _ = w.Write(withOwnServer(raw, ownBase(r, facts.BasePath)))
 		}},
 	}
 	if cfg.AdminKey != "" {

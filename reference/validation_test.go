@@ -166,7 +166,13 @@ func TestHealthzAndOpenAPI(t *testing.T) {
 
 	w = do(t, h, req{method: "GET", path: "/openapi.yaml"})
 	assert.Equal(t, http.StatusOK, w.Code)
-	assert.Equal(t, spec.Bytes(), w.Body.Bytes())
+	served, err := spec.Parse(w.Body.Bytes())
+	require.NoError(t, err)
+	own := "http://" + httptest.NewRequest("GET", "/", nil).Host + "/v1"
+	assert.Equal(t, own, served.Servers[0].URL, "this server's own base URL first, so a generated client works as is")
+	assert.Len(t, served.Servers, len(spec.MustLoad().Servers)+1, "then the deployments the spec names")
+	assert.Equal(t, string(spec.Bytes()), strings.Replace(w.Body.String(),
+		"  - url: \""+own+"\"\n    description: This server, which served this description.\n", "", 1), "the rest as written")
 
 	// A given spec is served as marshalled, and parses back to the same operations.
 	doc, err := spec.Parse(spec.Bytes())
@@ -179,6 +185,36 @@ func TestHealthzAndOpenAPI(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Pet Store (custom)", back.Info.Title)
 	assert.Equal(t, operationIDs(t, doc), operationIDs(t, back))
+	assert.Equal(t, own, back.Servers[0].URL)
+}
+
+// The served description's first server is the base URL the client reached: the Host it
+// asked for and https under TLS or as a trusted proxy forwarded it.
+func TestServedSpecNamesThisServer(t *testing.T) {
+	srv := httptest.NewTLSServer(newTestServer(t, Config{}))
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/openapi.yaml")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	doc, err := spec.Parse(body)
+	require.NoError(t, err)
+	assert.Equal(t, srv.URL+"/v1", doc.Servers[0].URL)
+
+	h := newTestServer(t, Config{ProxyHeaders: true})
+	r := httptest.NewRequest("GET", "/openapi.yaml", nil)
+	r.Host = "api.example:8443"
+	r.Header.Set("X-Forwarded-Proto", "https")
+	doc, err = spec.Parse(serve(h, r).Body.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, "https://api.example:8443/v1", doc.Servers[0].URL)
+
+	// A description without servers gets this server's; one whose servers are written
+	// inline is left as written.
+	assert.Equal(t, "openapi: 3.0.3\nservers:\n  - url: \"http://h/v1\"\n    description: This server.\n", string(withOwnServer([]byte("openapi: 3.0.3\n"), "http://h/v1")))
+	inline := []byte("openapi: 3.0.3\nservers: [{url: /v1}]\n")
+	assert.Equal(t, inline, withOwnServer(inline, "http://h/v1"))
 }
 
 // HEAD works wherever GET does outside the API (RFC 9110 9.3.2): the GET's headers, no body.

@@ -123,3 +123,15 @@ func errSuffix(err error) string {
 	}
 	return ": " + err.Error()
 }
+
+// Pointer joins JSON pointer tokens under "#", escaping "~" and "/" (RFC 6901):
+// Pointer("paths", "/pets", "get") is #/paths/~1pets/get.
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	b.WriteString("#")
+	for _, t := range tokens {
+		b.WriteString("/")
+		b.WriteString(escape(t))
+	}
+	return b.String()
+}

@@ -37,7 +37,7 @@ func listCommand(_ context.Context, e env, args []string) error {
 	if !ok {
 		return cli.Usagef("conformance list: unknown --format %q (text, markdown, json)", format)
 	}
-	facts, err := loadFacts("list", specFile)
+	facts, err := loadFacts(e, "list", specFile)
 	if err != nil {
 		return err
 	}

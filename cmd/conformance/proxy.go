@@ -58,7 +58,7 @@ func proxyCommand(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance proxy: --upstream: %v", err)
 	}
-	doc, err := loadSpec("proxy", f.spec)
+	doc, err := loadSpec(e, "proxy", f.spec)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 	if len(files) != 1 {
 		return cli.Usagef("conformance check-har: want one HAR file, got %s", words.Plural(len(files), "argument"))
 	}
-	doc, err := loadSpec("check-har", *specFile)
+	doc, err := loadSpec(e, "check-har", *specFile)
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	write := conformance.Formats[f.format]
 	target := conformance.Target{BaseURL: first(f.baseURL, e.getenv("PETSTORE_BASE_URL")), APIKey: first(f.apiKey, e.getenv("PETSTORE_API_KEY"))}
-	opts, err := f.options(fs, target.APIKey)
+	opts, err := f.options(e, fs, target.APIKey)
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
 	notRun := func(err error) error {
@@ -164,7 +164,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 
 // options are the run's options as the flags give them, with the waivers, the clock and the
 // facts read; on an error, as far as they got (a report that the run was not made needs them).
-func (f *runFlags) options(fs *flag.FlagSet, apiKey string) (conformance.Options, error) {
+func (f *runFlags) options(e env, fs *flag.FlagSet, apiKey string) (conformance.Options, error) {
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
 		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
 		Workers: f.workers, Rate: f.rate, MaxWait: f.maxWait}
@@ -177,7 +177,7 @@ func (f *runFlags) options(fs *flag.FlagSet, apiKey string) (conformance.Options
 	if opts.Now, err = parseNow(f.now); err != nil {
 		return opts, err
 	}
-	if opts.Facts, err = loadFacts("run", f.spec); err != nil {
+	if opts.Facts, err = loadFacts(e, "run", f.spec); err != nil {
 		return opts, err
 	}
 	opts.Spec = opts.Facts.Doc

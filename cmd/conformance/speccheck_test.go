@@ -78,6 +78,11 @@ func TestSpecCheckInCIClone(t *testing.T) {
 	require.Error(t, err, "a breaking change passed: %s", out)
 	assert.Contains(t, string(out), "spec-check: base origin/main (merge base ")
 	assert.Regexp(t, "breaking bound-narrowed GET /pets .*`limit`.*100.*50", string(out))
+	// The three run every time, each reported, and the failure comes at the end.
+	assert.Regexp(t, `error document-departure .*maximum is 50 in the spec; the document says 100 \(section 4\.1; 8\)`, string(out))
+	assert.Contains(t, string(out), "spec-check: the catalogue against the reference server")
+	assert.Regexp(t, `\d+ rules: .*: CONFORMING`, string(out))
+	assert.Contains(t, string(out), "spec-check: FAILED: lint diff (passed: catalogue)")
 
 	// Given the feature branch itself as base, nothing changed: the base is explicit.
 	cmd = exec.Command("make", "--no-print-directory", "spec-diff", "SPEC_BASE=feature")

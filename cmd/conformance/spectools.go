@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -20,37 +22,81 @@ import (
 
 // The tools for spec authors: lint and diff.
 
-// lintCommand runs `conformance lint [FILE]`: it lints FILE (the embedded spec/openapi.yaml
-// when omitted) and prints one line per finding, SEVERITY RULE POINTER MESSAGE. Exit 0 when
-// no finding is an error (warnings are printed), 1 when one is, 2 when the arguments are
-// wrong or the file cannot be read.
+// lintCommand runs `conformance lint [FILE] [--allow-departures] [--format text|json|sarif]`:
+// it lints FILE (the embedded spec/openapi.yaml when omitted) and prints one line per
+// finding, FILE:LINE:COLUMN: SEVERITY RULE POINTER MESSAGE, or the findings as JSON or as a
+// SARIF 2.1.0 log. A departure from the interface document is an error unless
+// --allow-departures, which reports it as a warning. Exit 0 when no finding is an error
+// (warnings are printed), 1 when one is, 2 when the arguments are wrong or the file cannot
+// be read.
 func lintCommand(_ context.Context, e env, args []string) error {
-	files, err := parseArgs(flag.NewFlagSet("lint", flag.ContinueOnError), args, e)
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	allow := fs.Bool("allow-departures", false, "report departures from the interface document as warnings, not errors")
+	format := fs.String("format", "text", "output `format`: text, json or sarif")
+	files, err := parseArgs(fs, args, e)
 	if err != nil {
 		return err
 	}
-	if len(files) > 1 {
+	switch {
+	case len(files) > 1:
 		return cli.Usagef("conformance lint: want at most one FILE, got %d arguments", len(files))
+	case *format != "text" && *format != "json" && *format != "sarif":
+		return cli.Usagef("conformance lint: --format %q: want text, json or sarif", *format)
 	}
-	data := spec.Bytes()
-	if len(files) == 1 {
-		if data, err = os.ReadFile(files[0]); err != nil {
+	name, data := "spec/openapi.yaml", spec.Bytes()
+	if len(files) == 0 {
+		warnStale(e, "lint")
+	} else {
+		name = files[0]
+		if data, err = os.ReadFile(name); err != nil {
 			return cli.Usagef("conformance lint: %v", err)
 		}
 	}
-	errs, findings := 0, lint.Check(data, ruleRefs)
-	for _, f := range findings {
-		if _, err := fmt.Fprintln(e.stdout, f); err != nil {
-			return cli.Usagef("conformance lint: %v", err)
+	findings := lint.Check(data, ruleRefs)
+	errs := 0
+	for i, f := range findings {
+		if *allow && f.Rule == lint.RuleDeparture {
+			findings[i].Severity = lint.Warning
 		}
-		if f.Severity == lint.Error {
+		if findings[i].Severity == lint.Error {
 			errs++
 		}
 	}
+	switch *format {
+	case "sarif":
+		err = lint.WriteSARIF(e.stdout, filepath.ToSlash(name), findings)
+	case "json":
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(struct {
+			File     string         `json:"file"`
+			Findings []lint.Finding `json:"findings"`
+		}{name, findings})
+	default:
+		var b strings.Builder
+		for _, f := range findings {
+			fmt.Fprintf(&b, "%s:%s\n", name, f)
+		}
+		_, err = io.WriteString(e.stdout, b.String())
+	}
+	if err != nil {
+		return cli.Usagef("conformance lint: %v", err)
+	}
 	if errs > 0 {
-		return cli.Failed("conformance lint: %s, %s", words.Plural(errs, "error"), words.Plural(len(findings)-errs, "warning"))
+		return cli.Failed("conformance lint: %s, %s%s", words.Plural(errs, "error"), words.Plural(len(findings)-errs, "warning"), departureHint(findings, *allow))
 	}
 	return nil
+}
+
+// departureHint says how to accept departures from the document on purpose, when the
+// errors include some.
+func departureHint(findings []lint.Finding, allowed bool) string {
+	for _, f := range findings {
+		if f.Rule == lint.RuleDeparture && !allowed {
+			return " (--allow-departures to accept departures from the interface document on purpose)"
+		}
+	}
+	return ""
 }
 
 // ruleRefs tells lint's cross-check which operation and documented status each rule of the
@@ -72,8 +118,10 @@ func ruleRefs(doc *openapi3.T) ([]lint.RuleRef, error) {
 // diffCommand runs `conformance diff BASE HEAD [--allow-breaking] [--format text|json]`,
 // flags before or after the files; "-" reads a file from stdin, so
 // `git show main:spec/openapi.yaml | conformance diff - spec/openapi.yaml` works. It prints
-// every change with its classification. Exit 1 when one is breaking, unless
-// --allow-breaking; 2 when the arguments are wrong or a file cannot be read or parsed.
+// every change with whom it breaks (clients, providers: deployments conforming to BASE that
+// fail HEAD's catalogue) and the rules and case families that change. Exit 1 when one
+// breaks clients or providers, unless --allow-breaking; 2 when the arguments are wrong or a
+// file cannot be read or parsed.
 func diffCommand(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	allow := fs.Bool("allow-breaking", false, "report breaking changes but exit 0")
@@ -108,7 +156,7 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance diff: %v", err)
 	}
-	if n := diff.Breaking(changes); n > 0 && !*allow {
+	if n := diff.Breaks(changes); n > 0 && !*allow {
 		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))
 	}
 	return nil

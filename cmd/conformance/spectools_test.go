@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/diff"
+	"github.com/petstore/petstore/conformance/lint"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/spec"
 )
@@ -117,29 +119,59 @@ func TestLint(t *testing.T) {
 	assert.Equal(t, "conformance lint: 1 error, 0 warnings\n", stderr)
 }
 
-// diffPairs maps each directory of testdata/specs/diff to the kind of change its head makes
-// and whether that change breaks clients. "" means no change at all.
+// A spec that departs from the interface document fails lint with the section, unless the
+// departure is accepted on purpose; the findings come as text, JSON or SARIF.
+func TestLintDepartures(t *testing.T) {
+	max50 := writeSpec(t, func(s string) string { return strings.Replace(s, "maximum: 100", "maximum: 50", 1) })
+	code, stdout, stderr := runMain(t, nil, "lint", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Regexp(t, `^`+regexp.QuoteMeta(max50)+`:\d+:\d+: error document-departure #/paths/~1pets/get/parameters/0/schema/maximum listPets limit maximum is 50 in the spec; the document says 100 \(section 4.1; 8\)\n$`, stdout)
+	assert.Equal(t, "conformance lint: 1 error, 0 warnings (--allow-departures to accept departures from the interface document on purpose)\n", stderr)
+
+	code, stdout, stderr = runMain(t, nil, "lint", "--allow-departures", max50)
+	assert.Equal(t, cli.ExitOK, code, stderr)
+	assert.Contains(t, stdout, ": warning document-departure ")
+
+	code, stdout, _ = runMain(t, nil, "lint", "--format", "sarif", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Contains(t, stdout, `"version": "2.1.0"`)
+	assert.Contains(t, stdout, `"ruleId": "document-departure"`)
+
+	code, stdout, _ = runMain(t, nil, "lint", "--format", "json", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	var got struct{ Findings []lint.Finding }
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Findings, 1)
+	assert.Equal(t, "4.1; 8", got.Findings[0].Section)
+
+	code, _, stderr = runMain(t, nil, "lint", "--format", "xml")
+	assert.Equal(t, cli.ExitUnable, code, stderr)
+}
+
+// diffPairs maps each directory of testdata/specs/diff to the kind of change its head makes,
+// whether that change breaks clients, and whether it breaks providers (a deployment
+// conforming to the base fails the head's catalogue). "" means no change at all.
 var diffPairs = map[string]struct {
-	kind     string
-	breaking bool
+	kind                string
+	breaking, providers bool
 }{
-	"no-change":         {"", false},
-	"operation-removed": {diff.OperationRemoved, true},
-	"deprecated-operation-removed-after-sunset": {diff.OperationRemoved, false},
-	"operation-added":                  {diff.OperationAdded, false},
-	"response-removed":                 {diff.ResponseRemoved, true},
-	"required-request-field-added":     {diff.RequiredFieldAdded, true},
-	"optional-request-parameter-added": {diff.OptionalFieldAdded, false},
-	"enum-narrowed":                    {diff.EnumNarrowed, true},
-	"enum-widened":                     {diff.EnumWidened, true}, // a response value clients do not know
-	"bound-narrowed":                   {diff.BoundNarrowed, true},
-	"bound-widened":                    {diff.BoundWidened, false},
-	"type-changed":                     {diff.TypeChanged, true},
-	"format-changed":                   {diff.TypeChanged, true},
-	"response-field-removed":           {diff.ResponseFieldRemoved, true},
-	"deprecation-added":                {diff.DeprecationAdded, false},
-	"sunset-brought-forward":           {diff.SunsetBroughtForward, true},
-	"sunset-postponed":                 {diff.SunsetPostponed, false},
+	"no-change":         {"", false, false},
+	"operation-removed": {diff.OperationRemoved, true, false},
+	"deprecated-operation-removed-after-sunset": {diff.OperationRemoved, false, false},
+	"operation-added":                  {diff.OperationAdded, false, true}, // a deployment without it fails its rules
+	"response-removed":                 {diff.ResponseRemoved, true, true},
+	"required-request-field-added":     {diff.RequiredFieldAdded, true, true},
+	"optional-request-parameter-added": {diff.OptionalFieldAdded, false, false},
+	"enum-narrowed":                    {diff.EnumNarrowed, true, true},
+	"enum-widened":                     {diff.EnumWidened, true, true}, // a response value clients do not know; a request value old deployments refuse
+	"bound-narrowed":                   {diff.BoundNarrowed, true, true},
+	"bound-widened":                    {diff.BoundWidened, false, true}, // a deployment refusing the new values
+	"type-changed":                     {diff.TypeChanged, true, true},
+	"format-changed":                   {diff.TypeChanged, true, true},
+	"response-field-removed":           {diff.ResponseFieldRemoved, true, false},
+	"deprecation-added":                {diff.DeprecationAdded, false, false},
+	"sunset-brought-forward":           {diff.SunsetBroughtForward, true, false},
+	"sunset-postponed":                 {diff.SunsetPostponed, false, false},
 }
 
 var diffKinds = []string{diff.OperationRemoved, diff.OperationAdded, diff.ResponseRemoved, diff.RequiredFieldAdded,
@@ -157,9 +189,10 @@ func TestDiffPairs(t *testing.T) {
 			require.True(t, ok, "no expectation for %s", dir)
 			code, stdout, stderr := runMain(t, nil, "diff", filepath.Join(dir, "base.yaml"), filepath.Join(dir, "head.yaml"), "--format", "json")
 			var got struct {
-				Base, Head string
-				Breaking   int
-				Changes    []diff.Change
+				Base, Head        string
+				Breaking          int
+				BreakingProviders int
+				Changes           []diff.Change
 			}
 			require.NoError(t, json.Unmarshal([]byte(stdout), &got), stdout+stderr)
 			assert.Equal(t, filepath.Join(dir, "base.yaml"), got.Base)
@@ -171,20 +204,25 @@ func TestDiffPairs(t *testing.T) {
 				return
 			}
 			require.NotEmpty(t, got.Changes)
-			found := false
+			foundClients, foundProviders := false, false
 			for _, c := range got.Changes {
 				assert.Contains(t, diffKinds, c.Kind, "every change of these pairs has a named kind: %+v", c)
-				if c.Kind == want.kind && c.Breaking == want.breaking {
-					found = true
-				}
+				foundClients = foundClients || c.Kind == want.kind && c.Breaking == want.breaking
+				foundProviders = foundProviders || c.Kind == want.kind && c.BreaksProviders == want.providers
 				if !want.breaking {
-					assert.False(t, c.Breaking, "a non-breaking pair has only non-breaking changes: %+v", c)
+					assert.False(t, c.Breaking, "a pair not breaking clients has only changes that do not: %+v", c)
 				}
+				if !want.providers {
+					assert.False(t, c.BreaksProviders, "a pair not breaking providers has only changes that do not: %+v", c)
+				}
+				assert.NotEmpty(t, c.Providers, "every change says why it breaks providers or not")
 			}
-			assert.True(t, found, "want a %s change with breaking=%v in %+v", want.kind, want.breaking, got.Changes)
+			assert.True(t, foundClients, "want a %s change with breaking=%v in %+v", want.kind, want.breaking, got.Changes)
+			assert.True(t, foundProviders, "want a %s change with breaksProviders=%v in %+v", want.kind, want.providers, got.Changes)
 			assert.Equal(t, want.breaking, got.Breaking > 0)
+			assert.Equal(t, want.providers, got.BreakingProviders > 0)
 			wantCode := cli.ExitOK
-			if want.breaking {
+			if want.breaking || want.providers {
 				wantCode = cli.ExitFail
 			}
 			assert.Equal(t, wantCode, code, stderr)
@@ -197,11 +235,48 @@ func TestDiffAllowBreakingReportsOnly(t *testing.T) {
 	code, stdout, stderr := runMain(t, nil, "diff", "--allow-breaking", base, head)
 	require.Equal(t, cli.ExitOK, code, stderr)
 	assert.Equal(t, "breaking operation-removed POST /pets (createPet): api removed without deprecation [api-removed-without-deprecation]\n"+
-		"1 change: 1 breaking, 0 non-breaking\n", stdout)
+		"  clients: breaking; providers: not breaking: a deployment conforming to the base still serving the operation is not judged on it\n"+
+		"1 change: 1 breaking (1 for clients, 0 for providers), 0 non-breaking\n", stdout)
 
 	code, _, stderr = runMain(t, nil, "diff", base, head)
 	assert.Equal(t, cli.ExitFail, code)
 	assert.Equal(t, "conformance diff: 1 breaking change (--allow-breaking to report without failing)\n", stderr)
+}
+
+// The diff says whom each change breaks and which rules and case families change with it,
+// and prints integer bounds as integers.
+func TestDiffSaysWhoBreaks(t *testing.T) {
+	max50 := writeSpec(t, func(s string) string { return strings.Replace(s, "maximum: 100", "maximum: 50", 1) })
+	code, stdout, _ := runMain(t, nil, "diff", "../../spec/openapi.yaml", max50)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Contains(t, stdout, "the max was decreased from `100` to `50`")
+	assert.NotContains(t, stdout, ".00")
+	assert.Contains(t, stdout, "  clients: breaking; providers: breaking: a deployment conforming to the base still accepting values between the new and the old bound")
+	assert.Regexp(t, `  rules that change: .*~listPets/limit-max, ~listPets/limit-max-full`, stdout)
+	assert.Contains(t, stdout, "  case families that change: ~listPets/cases-query (")
+
+	// A new operation breaks no client and every deployment without it: its rules and
+	// families are new.
+	deletePet := writeSpec(t, func(s string) string {
+		return strings.Replace(s, "components:\n  securitySchemes:", `    delete:
+      operationId: deletePet
+      summary: Remove an animal
+      tags: [animals]
+      parameters:
+        - {name: petId, in: path, required: true, schema: {type: integer, format: int64}}
+      responses:
+        '204': {description: Removed.}
+        '401': {$ref: '#/components/responses/Unauthorized'}
+components:
+  securitySchemes:`, 1)
+	})
+	code, stdout, _ = runMain(t, nil, "diff", "../../spec/openapi.yaml", deletePet)
+	assert.Equal(t, cli.ExitFail, code)
+	assert.Contains(t, stdout, "breaking operation-added DELETE /pets/{petId} (deletePet)")
+	assert.Contains(t, stdout, "  clients: not breaking; providers: breaking: a deployment conforming to the base lacks the new operation")
+	assert.Contains(t, stdout, "+auth/deletePet-missing")
+	assert.Contains(t, stdout, "+deletePet/cases-path (")
+	assert.Contains(t, stdout, "1 change: 1 breaking (0 for clients, 1 for providers), 0 non-breaking")
 }
 
 func TestDiffStdin(t *testing.T) {
@@ -235,4 +310,23 @@ func TestDiffCannotBeMade(t *testing.T) {
 			assert.True(t, strings.HasPrefix(err.Error(), "conformance diff: "), err.Error())
 		})
 	}
+}
+
+// A binary run from a checkout whose spec/openapi.yaml is not the one built in says so, in
+// one line on stderr, when it uses the built-in spec; with --spec it says nothing.
+func TestStaleBinaryWarns(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module github.com/petstore/petstore\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "spec"), 0o755))
+	changed := strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "spec", "openapi.yaml"), []byte(changed), 0o644))
+	t.Chdir(root)
+
+	code, _, stderr := runMain(t, nil, "list")
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Regexp(t, `^conformance list: warning: the spec built into this binary \(sha256 [0-9a-f]{12}\) differs from .*spec/openapi.yaml \(sha256 [0-9a-f]{12}\): rebuild \(make build\) or pass --spec\n$`, stderr)
+
+	code, _, stderr = runMain(t, nil, "list", "--spec", filepath.Join(root, "spec", "openapi.yaml"))
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Empty(t, stderr)
 }

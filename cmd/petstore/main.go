@@ -166,6 +166,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
+	if wd, err := os.Getwd(); err == nil {
+		if w := spec.Stale(wd); w != "" {
+			fmt.Fprintln(stderr, "petstore: "+w) // a binary built before the checkout's spec changed
+		}
+	}
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -20,13 +20,22 @@ import (
 
 // Change is one difference between the base and the head description.
 type Change struct {
-	Kind        string `json:"kind"`                  // e.g. "operation-removed", see Kinds
-	Breaking    bool   `json:"breaking"`              // whether existing clients can break
-	Method      string `json:"method,omitempty"`      // upper case; "" for a change outside operations
-	Path        string `json:"path,omitempty"`        // as in the description, e.g. "/pets/{petId}"
-	OperationID string `json:"operationId,omitempty"` // of the head operation, or the base one if removed
-	Message     string `json:"message"`               // one line
-	Check       string `json:"check"`                 // the oasdiff check ID, or "x-sunset" for ours
+	Kind     string `json:"kind"`     // e.g. "operation-removed", see Kinds
+	Breaking bool   `json:"breaking"` // whether existing clients can break
+	// BreaksProviders says whether a deployment conforming to the base fails the head's
+	// catalogue; Providers says why, or why not.
+	BreaksProviders bool   `json:"breaksProviders"`
+	Providers       string `json:"providers"`
+	// Rules and Families are the rules and the generated case families of the change's
+	// operation that differ between the base's catalogue and the head's: "+id" added, "-id"
+	// removed, "~id" changed (see Effects).
+	Rules       []string `json:"rules,omitempty"`
+	Families    []string `json:"families,omitempty"`
+	Method      string   `json:"method,omitempty"`      // upper case; "" for a change outside operations
+	Path        string   `json:"path,omitempty"`        // as in the description, e.g. "/pets/{petId}"
+	OperationID string   `json:"operationId,omitempty"` // of the head operation, or the base one if removed
+	Message     string   `json:"message"`               // one line
+	Check       string   `json:"check"`                 // the oasdiff check ID, or "x-sunset" for ours
 }
 
 // Kinds this package names. A change oasdiff reports that fits none keeps oasdiff's check ID
@@ -43,6 +52,9 @@ const (
 	BoundWidened         = "bound-widened"
 	TypeChanged          = "type-or-format-changed"
 	ResponseFieldRemoved = "response-field-removed"
+	ResponseFieldAdded   = "response-field-required"
+	RequirementRelaxed   = "request-field-became-optional"
+	DefaultChanged       = "default-changed"
 	DeprecationAdded     = "deprecation-added"
 	SunsetBroughtForward = "sunset-brought-forward"
 	SunsetPostponed      = "sunset-postponed"
@@ -60,6 +72,10 @@ var kinds = []struct{ pattern, kind string }{
 	{"request-body-added-required", RequiredFieldAdded},
 	{"request-property-became-required", RequiredFieldAdded},
 	{"request-parameter-became-required", RequiredFieldAdded},
+	{"became-optional", RequirementRelaxed},
+	{"default-value-", DefaultChanged},
+	{"response-required-property-added", ResponseFieldAdded},
+	{"response-property-became-required", ResponseFieldAdded},
 	{"new-optional-request-", OptionalFieldAdded},
 	{"enum-value-removed", EnumNarrowed},
 	{"enum-value-added", EnumWidened},
@@ -135,15 +151,22 @@ func Compare(base, head *openapi3.T) ([]Change, error) {
 			Method:      c.GetOperation(),
 			Path:        c.GetPath(),
 			OperationID: c.GetOperationId(),
-			Message:     strings.Join(strings.Fields(c.GetUncolorizedText(localize)), " "),
+			Message:     integers(c.GetUncolorizedText(localize)),
 			Check:       c.GetId(),
 		})
 	}
 	changes = append(changes, sunsets(base, head, time.Now().UTC())...)
+	for i := range changes {
+		forProviders(&changes[i])
+	}
+	attribute(base, head, changes)
 	sort.SliceStable(changes, func(i, j int) bool {
 		a, b := changes[i], changes[j]
 		if a.Breaking != b.Breaking {
 			return a.Breaking
+		}
+		if a.BreaksProviders != b.BreaksProviders {
+			return a.BreaksProviders
 		}
 		for _, p := range [][2]string{{a.Path, b.Path}, {a.Method, b.Method}, {a.Kind, b.Kind}} {
 			if p[0] != p[1] {
@@ -155,13 +178,26 @@ func Compare(base, head *openapi3.T) ([]Change, error) {
 	return changes, nil
 }
 
-// Breaking counts the breaking changes.
-func Breaking(changes []Change) int {
+// Breaking counts the changes that break clients.
+func Breaking(changes []Change) int { return count(changes, func(c Change) bool { return c.Breaking }) }
+
+// BreakingProviders counts the changes that break deployments conforming to the base.
+func BreakingProviders(changes []Change) int {
+	return count(changes, func(c Change) bool { return c.BreaksProviders })
+}
+
+// Breaks counts the changes that break clients or providers.
+func Breaks(changes []Change) int { return count(changes, Change.Breaks) }
+
+func count(changes []Change, f func(Change) bool) int {
 	n := 0
 	for _, c := range changes {
-		if c.Breaking {
+		if f(c) {
 			n++
 		}
 	}
 	return n
 }
+
+// Breaks reports whether a change breaks clients or providers.
+func (c Change) Breaks() bool { return c.Breaking || c.BreaksProviders }

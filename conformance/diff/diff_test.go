@@ -43,3 +43,24 @@ func mustLoad(t *testing.T, file string) *openapi3.T {
 	require.NoError(t, err)
 	return doc
 }
+
+func TestIntegersWithoutFraction(t *testing.T) {
+	assert.Equal(t, "the max was decreased from `100` to `50`", integers("the max was decreased from `100.00` to `50.00`"))
+	assert.Equal(t, "from `-1` to `0.5`", integers("from `-1.00` to `0.5`"))
+}
+
+// Widening what a request may carry breaks deployments that refuse the new values; widening
+// what a response may carry breaks none, since none sends the new values.
+func TestProvidersOfWidening(t *testing.T) {
+	req := Change{Kind: EnumWidened, Check: "request-property-enum-value-added"}
+	resp := Change{Kind: EnumWidened, Check: "response-property-enum-value-added"}
+	forProviders(&req)
+	forProviders(&resp)
+	assert.True(t, req.BreaksProviders)
+	assert.False(t, resp.BreaksProviders)
+	assert.Contains(t, resp.Providers, "never sends the new values")
+	other := Change{Kind: "some-new-oasdiff-check"}
+	forProviders(&other)
+	assert.False(t, other.BreaksProviders)
+	assert.Contains(t, other.Providers, "not classified")
+}

@@ -9,11 +9,12 @@ import (
 	"github.com/petstore/petstore/internal/words"
 )
 
-// String formats the change as `conformance diff` prints it:
-// breaking|non-breaking KIND METHOD PATH (operationId): MESSAGE [check].
+// String formats the change's first line as `conformance diff` prints it:
+// breaking|non-breaking KIND METHOD PATH (operationId): MESSAGE [check], breaking when it
+// breaks clients or providers.
 func (c Change) String() string {
 	verdict := "non-breaking"
-	if c.Breaking {
+	if c.Breaks() {
 		verdict = "breaking"
 	}
 	where := strings.TrimSpace(c.Method + " " + c.Path)
@@ -26,17 +27,37 @@ func (c Change) String() string {
 	return fmt.Sprintf("%s %s%s: %s [%s]", verdict, c.Kind, where, c.Message, c.Check)
 }
 
+// who says whom the change breaks, in one line under it.
+func (c Change) who() string {
+	clients := "not breaking"
+	if c.Breaking {
+		clients = "breaking"
+	}
+	providers := "not breaking"
+	if c.BreaksProviders {
+		providers = "breaking"
+	}
+	return fmt.Sprintf("clients: %s; providers: %s: %s", clients, providers, c.Providers)
+}
+
 func writeText(w io.Writer, changes []Change) error {
 	var b strings.Builder
 	for _, c := range changes {
 		b.WriteString(c.String())
-		b.WriteString("\n")
+		b.WriteString("\n  " + c.who() + "\n")
+		if len(c.Rules) > 0 {
+			b.WriteString("  rules that change: " + strings.Join(c.Rules, ", ") + "\n")
+		}
+		if len(c.Families) > 0 {
+			b.WriteString("  case families that change: " + strings.Join(c.Families, ", ") + "\n")
+		}
 	}
 	if len(changes) == 0 {
 		b.WriteString("no changes\n")
 	} else {
-		n := Breaking(changes)
-		fmt.Fprintf(&b, "%s: %d breaking, %d non-breaking\n", words.Plural(len(changes), "change"), n, len(changes)-n)
+		n := Breaks(changes)
+		fmt.Fprintf(&b, "%s: %d breaking (%d for clients, %d for providers), %d non-breaking\n", words.Plural(len(changes), "change"),
+			n, Breaking(changes), BreakingProviders(changes), len(changes)-n)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -44,14 +65,15 @@ func writeText(w io.Writer, changes []Change) error {
 
 // report is the JSON document `conformance diff --format json` writes.
 type report struct {
-	Base     string   `json:"base"`
-	Head     string   `json:"head"`
-	Breaking int      `json:"breaking"`
-	Changes  []Change `json:"changes"`
+	Base              string   `json:"base"`
+	Head              string   `json:"head"`
+	Breaking          int      `json:"breaking"`          // breaking clients
+	BreakingProviders int      `json:"breakingProviders"` // breaking deployments conforming to the base
+	Changes           []Change `json:"changes"`
 }
 
 func writeJSON(w io.Writer, files []string, changes []Change) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(report{Base: files[0], Head: files[1], Breaking: Breaking(changes), Changes: changes})
+	return enc.Encode(report{Base: files[0], Head: files[1], Breaking: Breaking(changes), BreakingProviders: BreakingProviders(changes), Changes: changes})
 }

@@ -15,15 +15,16 @@ type RefsFunc func(doc *openapi3.T) ([]RuleRef, error)
 // the rule catalogue without this package importing it. A catalogue that cannot be built
 // from the document is itself an error finding, since the harness could not run against it.
 // The findings are sorted as Lint sorts them.
+// Every finding is placed at its line and column.
 func Check(data []byte, refs RefsFunc) []Finding {
-	doc, findings := lintData(data)
+	doc, loc, findings := lintData(data)
 	if doc == nil || refs == nil {
-		return findings
+		return loc.place(findings)
 	}
 	list, err := refs(doc)
 	if err != nil {
-		return sortFindings(append(findings, Finding{Rule: RuleRefOperation, Severity: Error, Pointer: "#",
-			Message: oneLine("the conformance rules cannot be built from this spec: " + err.Error())}))
+		return loc.place(sortFindings(append(findings, Finding{Rule: RuleRefOperation, Severity: Error, Pointer: "#",
+			Message: oneLine("the conformance rules cannot be built from this spec: " + err.Error())})))
 	}
-	return sortFindings(append(findings, CrossCheck(doc, list)...))
+	return loc.place(sortFindings(fold(append(findings, CrossCheck(doc, list)...))))
 }

@@ -37,7 +37,7 @@ func TestCheckCrossChecksRules(t *testing.T) {
 
 	failing := Check(spec.Bytes(), func(*openapi3.T) ([]RuleRef, error) { return nil, errors.New("no PetStatus enum") })
 	assert.True(t, HasErrors(failing))
-	assert.Equal(t, "error rule-operation # the conformance rules cannot be built from this spec: no PetStatus enum\n", findingLines(failing))
+	assert.Equal(t, "1:1: error rule-operation # the conformance rules cannot be built from this spec: no PetStatus enum\n", findingLines(failing))
 
 	// A file that does not load is the one openapi-parse finding; refs are not called.
 	broken, err := os.ReadFile(brokenDir + "/not-openapi.yaml")

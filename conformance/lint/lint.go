@@ -1,7 +1,8 @@
-// Package lint checks an OpenAPI description against kin-openapi's validation and the house
-// rules this interface follows (issue 8), and checks that the harness's rules still name
-// operations and responses the description has. Every finding names a stable rule ID and the
-// JSON pointer of the offending node, so a spec author can go straight to the line.
+// Package lint checks an OpenAPI description against kin-openapi's validation, the house
+// rules this interface follows (issue 8) and the facts the interface document fixes
+// (internal/document), and checks that the harness's rules still name operations and
+// responses the description has. Every finding names a stable rule ID, the JSON pointer of
+// the offending node and its line and column, so a spec author can go straight to the line.
 package lint
 
 import (
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/petstore/spec"
 )
 
 // Severity of a finding: an error fails `conformance lint`, a warning is printed only.
@@ -28,11 +30,25 @@ type Finding struct {
 	Severity Severity `json:"severity"` // error or warning
 	Pointer  string   `json:"pointer"`  // JSON pointer of the offending node, e.g. #/paths/~1pets/get/summary
 	Message  string   `json:"message"`  // one line
+	// Section is the interface document's section a departure from it names ("4.1; 8").
+	Section string `json:"section,omitempty"`
+	// Line and Column are where the node lies in the file, from 1; 0 when not known.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
 }
 
-// String formats the finding as `conformance lint` prints it: SEVERITY RULE POINTER MESSAGE.
+// String formats the finding as `conformance lint` prints it after the file name:
+// LINE:COLUMN: SEVERITY RULE POINTER MESSAGE (LINE: alone without a column, nothing without
+// a line).
 func (f Finding) String() string {
-	return fmt.Sprintf("%s %s %s %s", f.Severity, f.Rule, f.Pointer, f.Message)
+	at := ""
+	switch {
+	case f.Line > 0 && f.Column > 0:
+		at = fmt.Sprintf("%d:%d: ", f.Line, f.Column)
+	case f.Line > 0:
+		at = fmt.Sprintf("%d: ", f.Line)
+	}
+	return fmt.Sprintf("%s%s %s %s %s", at, f.Severity, f.Rule, f.Pointer, f.Message)
 }
 
 // Rule describes one lint rule, for documentation and for `conformance lint` users who want
@@ -64,6 +80,7 @@ const (
 	RuleServerVersion  = "server-version"
 	RuleRefOperation   = "rule-operation"
 	RuleRefResponse    = "rule-response"
+	RuleDeparture      = "document-departure"
 	errorSchemaPointer = "#/components/schemas/Error"
 )
 
@@ -88,6 +105,7 @@ var Rules = []Rule{
 	{RuleServerVersion, Error, "Every server URL ends in the version segment (/v1, /vN)"},
 	{RuleRefOperation, Error, "Every operation a conformance rule names exists in the spec"},
 	{RuleRefResponse, Error, "Every response status a conformance rule expects is documented"},
+	{RuleDeparture, Error, "Every value the interface document fixes (operations, statuses, limit bounds and default, PetStatus values, required fields, auth scheme, removal date and replacement) is the document's"},
 }
 
 // Lint validates doc with kin-openapi and applies the house rules. It never fails: a document
@@ -99,26 +117,33 @@ func Lint(doc *openapi3.T) []Finding {
 	l.servers()
 	l.operations()
 	l.schemas()
-	return sortFindings(l.findings)
+	l.departures()
+	return sortFindings(fold(l.findings))
 }
 
-// LintData loads data (YAML or JSON) and lints it. A file kin-openapi cannot load at all
-// yields a single openapi-parse finding.
+// LintData loads data (YAML or JSON) and lints it, each finding placed at its line and
+// column. A file kin-openapi cannot load at all yields a single openapi-parse finding; a
+// YAML syntax error leads with its line.
 func LintData(data []byte) []Finding {
-	_, fs := lintData(data)
-	return fs
+	_, loc, fs := lintData(data)
+	return loc.place(fs)
 }
 
-// lintData is LintData that also returns the document, nil when it could not be loaded.
-func lintData(data []byte) (*openapi3.T, []Finding) {
+// lintData is LintData that also returns the document, nil when it could not be loaded,
+// and where its nodes lie; the findings are not placed yet.
+func lintData(data []byte) (*openapi3.T, *locator, []Finding) {
+	loc, syntax := locate(data)
+	if syntax != nil {
+		return nil, nil, []Finding{*syntax}
+	}
 	doc, err := openapi3.NewLoader().LoadFromData(data)
 	if err != nil {
-		return nil, []Finding{{
+		return nil, loc, []Finding{{
 			Rule: RuleParse, Severity: Error, Pointer: "#",
 			Message: oneLine(err.Error()),
 		}}
 	}
-	return doc, Lint(doc)
+	return doc, loc, Lint(doc)
 }
 
 // HasErrors reports whether any finding has severity error.
@@ -205,16 +230,8 @@ func oneLine(s string) string {
 	return s
 }
 
-// Pointer joins JSON pointer tokens under "#", escaping "~" and "/" (RFC 6901).
-func Pointer(tokens ...string) string {
-	var b strings.Builder
-	b.WriteString("#")
-	for _, t := range tokens {
-		b.WriteString("/")
-		b.WriteString(escape(t))
-	}
-	return b.String()
-}
+// Pointer joins JSON pointer tokens under "#" (spec.Pointer).
+func Pointer(tokens ...string) string { return spec.Pointer(tokens...) }
 
 var escaper = strings.NewReplacer("~", "~0", "/", "~1")
 

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,7 @@ func TestBrokenSpecs(t *testing.T) {
 			assert.Equal(t, want.pointer, got[0].Pointer)
 			assert.Equal(t, severityOf(want.rule), got[0].Severity)
 			assert.NotContains(t, got[0].Message, "\n")
+			assert.Positive(t, got[0].Line, "every finding has its line")
 		})
 	}
 }
@@ -121,4 +123,67 @@ func TestRulesAreUnique(t *testing.T) {
 		assert.Contains(t, []Severity{Error, Warning}, r.Severity)
 		assert.NotEmpty(t, r.Title)
 	}
+}
+
+// A finding lies at the line and column of its node; a missing node, at its nearest
+// ancestor in the file.
+func TestFindingsCarryLineAndColumn(t *testing.T) {
+	src := string(spec.Bytes())
+	got := LintData([]byte(strings.Replace(src, "maximum: 100", "maximum: 50", 1)))
+	require.Len(t, got, 1, "%v", got)
+	line := 1 + strings.Count(src[:strings.Index(src, "maximum: 100")], "\n")
+	col := 1 + strings.Index(strings.Split(src, "\n")[line-1], "maximum")
+	assert.Equal(t, Finding{Rule: RuleDeparture, Severity: Error, Pointer: "#/paths/~1pets/get/parameters/0/schema/maximum",
+		Message: "listPets limit maximum is 50 in the spec; the document says 100 (section 4.1; 8)", Section: "4.1; 8",
+		Line: line, Column: col}, got[0])
+	assert.Equal(t, fmt.Sprintf("%d:%d: error document-departure #/paths/~1pets/get/parameters/0/schema/maximum listPets limit maximum is 50 in the spec; the document says 100 (section 4.1; 8)", line, col), got[0].String())
+
+	got = LintData([]byte(strings.Replace(src, "      summary: List all animals\n", "", 1)))
+	require.Len(t, got, 1)
+	opLine := 1 + strings.Count(src[:strings.Index(src, "    get:\n      operationId: listPets")], "\n")
+	assert.Equal(t, opLine, got[0].Line, "a missing summary points at its operation")
+}
+
+// A YAML syntax error is one finding that leads with its line, and nothing of a JSON
+// parser's reading of the file.
+func TestYAMLSyntaxError(t *testing.T) {
+	for name, tc := range map[string]struct {
+		data string
+		line int
+	}{
+		"unclosed flow": {"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a: [x\n  /b: {}\n", 4},
+		"bad indent":    {"openapi: 3.0.3\ninfo:\n  title: t\n version: 1\n", 4},
+		"tab":           {"openapi: 3.0.3\npaths:\n\t/a: {}\n", 3},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := LintData([]byte(tc.data))
+			require.Len(t, got, 1, "%v", got)
+			assert.Equal(t, RuleParse, got[0].Rule)
+			assert.Equal(t, tc.line, got[0].Line, got[0].Message)
+			assert.True(t, strings.HasPrefix(got[0].String(), fmt.Sprintf("%d: error openapi-parse", tc.line)), got[0].String())
+			assert.NotContains(t, got[0].Message, "json")
+			assert.NotContains(t, got[0].Message, "yaml:")
+		})
+	}
+}
+
+// A departure from the interface document that another rule already reports at the same
+// node is one finding, which names the section.
+func TestDeparturesFoldIntoTheirFinding(t *testing.T) {
+	got := LintData([]byte(strings.Replace(string(spec.Bytes()), "      x-sunset: '2030-12-05'\n", "", 1)))
+	require.Len(t, got, 1, "%v", got)
+	assert.Equal(t, RuleSunset, got[0].Rule)
+	assert.Equal(t, "4.3; 9.3", got[0].Section)
+	assert.Contains(t, got[0].Message, "(section 4.3; 9.3)")
+
+	// A departure of its own: status required in NewPet, and a status value the document lacks.
+	data := strings.Replace(string(spec.Bytes()), "      required:\n        - name\n        - categoryId\n      properties:\n        name:\n          type: string\n          description: The animal's name.\n          example: Rex\n        categoryId:",
+		"      required:\n        - name\n        - categoryId\n        - status\n      properties:\n        name:\n          type: string\n          description: The animal's name.\n          example: Rex\n        categoryId:", 1)
+	data = strings.Replace(data, "        - sold\n", "        - sold\n        - lost\n", 1)
+	got = LintData([]byte(data))
+	require.Len(t, got, 2, "%v", got)
+	assert.Equal(t, "#/components/schemas/NewPet/required", got[0].Pointer)
+	assert.Equal(t, "2 (NewPet)", got[0].Section)
+	assert.Equal(t, "#/components/schemas/PetStatus/enum", got[1].Pointer)
+	assert.Equal(t, "2 (PetStatus)", got[1].Section)
 }

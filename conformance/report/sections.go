@@ -20,6 +20,17 @@ var sectionTitles = map[string]string{
 // animals"), a copy, as reports title their groups.
 func SectionTitles() map[string]string { return maps.Clone(sectionTitles) }
 
+// specGroup is the group of the rules that cite the spec rather than the document: those
+// whose value the spec gives otherwise than the document (rules.SpecCitation).
+const specGroup = "spec"
+
+func groupTitle(key string) string {
+	if key == specGroup {
+		return "where the spec departs from the interface document"
+	}
+	return sectionTitles[key]
+}
+
 // group returns the heading a section reference belongs under: the first reference, as
 // precise as the document's headings go ("4.1 rule 3" is 4.1, "5.2; 5.3" is 5).
 func group(section string) string {
@@ -58,7 +69,7 @@ func bySection(results []Result) []sectionGroup {
 		if !ok {
 			i = len(groups)
 			index[g] = i
-			groups = append(groups, sectionGroup{Key: g, Title: sectionTitles[g]})
+			groups = append(groups, sectionGroup{Key: g, Title: groupTitle(g)})
 		}
 		groups[i].Results = append(groups[i].Results, res)
 	}

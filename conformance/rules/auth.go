@@ -112,6 +112,7 @@ func authRules(f *facts) []Rule {
 			rules = append(rules, Rule{
 				ID:       "auth/" + op.ID + "-" + ac.slug,
 				Section:  ac.section,
+				Uses:     usesAuth,
 				Severity: ac.severity,
 				Title:    op.Method + " " + op.Path + " " + ac.title,
 				Op:       op.ID,

@@ -25,7 +25,7 @@ func fuzzRules(f *facts, n int) []Rule { return familyRules(cases.Fuzz(f.Facts, 
 func familyRules(fams []cases.Family) []Rule {
 	rules := make([]Rule, len(fams))
 	for i, fam := range fams {
-		rules[i] = Rule{ID: fam.ID, Section: fam.Section, Severity: Must, Title: fam.Title, Op: fam.Op,
+		rules[i] = Rule{ID: fam.ID, Section: fam.Section, Uses: familyUses(fam.ID), Severity: Must, Title: fam.Title, Op: fam.Op,
 			Needs: Needs{Animals: fam.Animals, PerStatus: fam.PerStatus}, Unsafe: fam.Unsafe, Family: &fams[i]}
 	}
 	return rules

@@ -28,12 +28,15 @@ func All(sf *spec.Facts) []Rule {
 	for _, part := range []func(*facts) []Rule{authRules, errorRules, listRules, createRules, getRules, versioningRules, caseRules} {
 		rules = append(rules, part(f)...)
 	}
-	return rules
+	return f.cite(rules)
 }
 
 // Fuzz returns the rules of n random combinations of generated variants per operation
 // (--fuzz).
-func Fuzz(sf *spec.Facts, n int) []Rule { return fuzzRules(&facts{sf}, n) }
+func Fuzz(sf *spec.Facts, n int) []Rule {
+	f := &facts{sf}
+	return f.cite(fuzzRules(f, n))
+}
 
 // PetBody is a valid createPet body with the given status, its categoryId borrowed from an
 // animal of fx the harness did not create (see petBody): what preparation creates.

@@ -69,7 +69,7 @@ func badBodies(f *facts) []badBody {
 
 func createRules(f *facts) []Rule {
 	rules := []Rule{{
-		ID: spec.OpCreate + "/valid", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+		ID: spec.OpCreate + "/valid", Section: "4.2; 2", Uses: append(statusUses(f.lastStatus()), usesNewPet...), Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: fmt.Sprintf("a valid NewPet (status %s, a categoryId other than the example) gets 201 and a Pet with a new id and the name, categoryId and status sent", f.lastStatus()),
 		Check: func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) },
 	}}
@@ -78,7 +78,7 @@ func createRules(f *facts) []Rule {
 			continue
 		}
 		rules = append(rules, Rule{
-			ID: spec.OpCreate + "/" + name + "-optional", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+			ID: spec.OpCreate + "/" + name + "-optional", Section: "4.2; 2", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 			Title: fmt.Sprintf("a NewPet without the optional %s gets 201 and a Pet", name),
 			Check: func(c *Check) {
 				body := f.petBody(c.Fixture, f.Statuses[0])
@@ -89,7 +89,7 @@ func createRules(f *facts) []Rule {
 	}
 	for _, bb := range badBodies(f) {
 		rules = append(rules, Rule{
-			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
+			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
 			Title: bb.title + " gets 400 with an Error body",
 			Check: func(c *Check) {
 				req := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithHeader("Content-Type", "application/json")
@@ -101,7 +101,7 @@ func createRules(f *facts) []Rule {
 		})
 	}
 	return append(rules, Rule{
-		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
+		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: "ids assigned by consecutive creates are unique and new",
 		Check: func(c *Check) {
 			seen := judge.IDSet(c.Fixture.Pets)

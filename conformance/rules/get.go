@@ -76,7 +76,7 @@ func getRules(f *facts) []Rule {
 			return resp.Raw().Header
 		}
 		rules = append(rules, Rule{
-			ID: spec.OpGet + "/deprecation-headers", Section: "4.3; 9.3; RFC 9745; RFC 8594", Severity: Should, Op: spec.OpGet,
+			ID: spec.OpGet + "/deprecation-headers", Section: "4.3; 9.3; RFC 9745; RFC 8594", Uses: usesRemoval, Severity: Should, Op: spec.OpGet,
 			Title: "a Deprecation or Sunset header that is sent is well formed and agrees with the removal date",
 			Needs: Needs{Animals: 1},
 			Check: func(c *Check) {
@@ -85,7 +85,7 @@ func getRules(f *facts) []Rule {
 				}
 			},
 		}, Rule{
-			ID: spec.OpGet + "/deprecation-headers-sent", Section: "4.3; 9.3; RFC 9745; RFC 8594", Severity: Advisory, Op: spec.OpGet,
+			ID: spec.OpGet + "/deprecation-headers-sent", Section: "4.3; 9.3; RFC 9745; RFC 8594", Uses: usesRemoval, Severity: Advisory, Op: spec.OpGet,
 			Title: "responses announce the deprecation with Deprecation and Sunset headers (the document names none)",
 			Needs: Needs{Animals: 1},
 			Check: func(c *Check) {
@@ -97,7 +97,7 @@ func getRules(f *facts) []Rule {
 	}
 	if !op.Sunset.IsZero() {
 		rules = append(rules, Rule{
-			ID: spec.OpGet + "/gone-after-sunset", Section: "9.3", Severity: Must, Op: spec.OpGet, Gone: true, Open: true,
+			ID: spec.OpGet + "/gone-after-sunset", Section: "9.3", Uses: usesRemoval, Severity: Must, Op: spec.OpGet, Gone: true, Open: true,
 			Title: fmt.Sprintf("on and after its removal date (%s) the operation is gone: a 4xx other than 401 with an Error body (404, 405, 410...), or a redirect",
 				op.Sunset.Format(time.DateOnly)),
 			Check: func(c *Check) {

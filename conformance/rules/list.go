@@ -16,17 +16,20 @@ import (
 
 // limitProbe is a value of limit that the document leaves open (out of range, not an
 // integer), derived from the spec's bounds.
-type limitProbe struct{ slug, value, what string }
+type limitProbe struct {
+	slug, value, what string
+	uses              []string // every probe is judged with the maximum; some are made of the minimum
+}
 
 func limitProbes(f *facts) []limitProbe {
 	lo, hi := f.Limit.Min, f.Limit.Max
 	return []limitProbe{
-		{"limit-below-min", strconv.FormatInt(lo-1, 10), "one below the minimum"},
-		{"limit-negative", strconv.FormatInt(min(-1, lo-2), 10), "negative"},
-		{"limit-above-max", strconv.FormatInt(hi+1, 10), "one above the maximum"},
-		{"limit-far-above-max", strconv.FormatInt(hi*10, 10), "ten times the maximum"},
-		{"limit-not-integer", "abc", "not a number"},
-		{"limit-fraction", strconv.FormatInt(lo, 10) + ".5", "a fraction"},
+		{"limit-below-min", strconv.FormatInt(lo-1, 10), "one below the minimum", usesBounds},
+		{"limit-negative", strconv.FormatInt(min(-1, lo-2), 10), "negative", usesBounds},
+		{"limit-above-max", strconv.FormatInt(hi+1, 10), "one above the maximum", usesMax},
+		{"limit-far-above-max", strconv.FormatInt(hi*10, 10), "ten times the maximum", usesMax},
+		{"limit-not-integer", "abc", "not a number", usesMax},
+		{"limit-fraction", strconv.FormatInt(lo, 10) + ".5", "a fraction", usesBounds},
 	}
 }
 
@@ -66,10 +69,10 @@ func listRules(f *facts) []Rule {
 					c.Expectf("[]", got, "%s held no animal and answered %s instead of an empty JSON array", e.Request, got)
 				}
 			}},
-		{ID: spec.OpList + "/default-limit", Section: "4.1 rule 1; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
+		{ID: spec.OpList + "/default-limit", Section: "4.1 rule 1; 8", Uses: usesDefault, Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
 			Title: fmt.Sprintf("without limit, at most %d animals are returned (with more present)", def),
 			Check: func(c *Check) { listing(c, c.Auth.GET(list), def, "") }},
-		{ID: spec.OpList + "/default-limit-exact", Section: "4.1 rule 1; 8", Severity: Should, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
+		{ID: spec.OpList + "/default-limit-exact", Section: "4.1 rule 1; 8", Uses: usesDefault, Severity: Should, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
 			Title: fmt.Sprintf("without limit, exactly %d animals are returned when more are present", def),
 			Check: func(c *Check) {
 				if !c.Prepared {
@@ -77,17 +80,17 @@ func listRules(f *facts) []Rule {
 				}
 				c.Auth.GET(list).Expect().Status(http.StatusOK).JSON().Array().Length().IsEqual(def)
 			}},
-		{ID: spec.OpList + "/limit-min", Section: "4.1; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
+		{ID: spec.OpList + "/limit-min", Section: "4.1; 8", Uses: usesMin, Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: more,
 			Title: fmt.Sprintf("limit=%d is accepted and returns exactly %s", lo, judge.Animals(lo)),
 			Check: func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("limit", lo), lo, "") }},
 		// limit is a maximum (4.1): a service may page below it, so MUST asks only for at
 		// most the limit and not nothing; the full page is a SHOULD.
-		{ID: spec.OpList + "/limit-max", Section: "4.1; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: 1},
+		{ID: spec.OpList + "/limit-max", Section: "4.1; 8", Uses: usesMax, Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: 1},
 			Title: fmt.Sprintf("limit=%d is accepted and returns at most %d animals, not none when animals exist", hi, hi),
 			Check: func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("limit", hi), hi, "") }},
 		// Needs the maximum itself: preparation counts what it creates, so a service that
 		// caps listings below the maximum is found short. Only strict runs create that many.
-		{ID: spec.OpList + "/limit-max-full", Section: "4.1; 8", Severity: Should, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: int(hi)},
+		{ID: spec.OpList + "/limit-max-full", Section: "4.1; 8", Uses: usesMax, Severity: Should, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: int(hi)},
 			Title: fmt.Sprintf("limit=%d returns every animal present up to %d (%d when at least %d exist)", hi, hi, hi, hi),
 			Check: func(c *Check) {
 				present := int64(len(c.Fixture.Pets))
@@ -97,7 +100,7 @@ func listRules(f *facts) []Rule {
 	}
 	for _, p := range limitProbes(f) {
 		rules = append(rules, Rule{
-			ID: spec.OpList + "/" + p.slug, Section: "4.1; 7; 8", Severity: Must, Op: spec.OpList, Open: true,
+			ID: spec.OpList + "/" + p.slug, Section: "4.1; 7; 8", Uses: p.uses, Severity: Must, Op: spec.OpList, Open: true,
 			Title: fmt.Sprintf("limit=%s (%s): never a 5xx; a 4xx carries an Error body, a 2xx at most %d animals", p.value, p.what, hi),
 			Check: func(c *Check) {
 				expectOpenAnswer(c, c.Auth.GET(list).WithQueryString("limit="+p.value).Expect(), hi)
@@ -105,16 +108,16 @@ func listRules(f *facts) []Rule {
 		})
 	}
 	for _, s := range f.Statuses {
-		rules = append(rules, Rule{ID: spec.OpList + "/status-" + s, Section: "4.1 rules 1-2", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{PerStatus: 1},
+		rules = append(rules, Rule{ID: spec.OpList + "/status-" + s, Section: "4.1 rules 1-2", Uses: append(statusUses(s), usesDefault...), Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{PerStatus: 1},
 			Title: fmt.Sprintf("status=%s returns only animals with status %s, at most %d without limit", s, s, def),
 			Check: func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("status", s), def, s) }})
 	}
 	first := f.Statuses[0]
-	rules = append(rules, Rule{ID: spec.OpList + "/status-default-limit", Section: "4.1 rules 1-2; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{OfStatus: int(def) + 1},
+	rules = append(rules, Rule{ID: spec.OpList + "/status-default-limit", Section: "4.1 rules 1-2; 8", Uses: append(statusUses(first), usesDefault...), Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{OfStatus: int(def) + 1},
 		Title: fmt.Sprintf("status=%s without limit returns at most %d animals (with more of that status present)", first, def),
 		Check: func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("status", first), def, first) }})
 	rules = append(rules,
-		Rule{ID: spec.OpList + "/status-and-limit", Section: "4.1 rules 1-2; 8", Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{PerStatus: int(lo) + 1},
+		Rule{ID: spec.OpList + "/status-and-limit", Section: "4.1 rules 1-2; 8", Uses: append(statusUses(f.Statuses...), usesMin...), Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{PerStatus: int(lo) + 1},
 			Title: fmt.Sprintf("status and limit=%d together return at most %d and not no animal of that status, for every status", lo, lo),
 			Check: func(c *Check) {
 				for _, s := range f.Statuses {
@@ -122,7 +125,7 @@ func listRules(f *facts) []Rule {
 				}
 			}},
 		Rule{
-			ID: spec.OpList + "/status-unknown", Section: "4.1; 7", Severity: Must, Op: spec.OpList, Open: true,
+			ID: spec.OpList + "/status-unknown", Section: "4.1; 7", Uses: usesMax, Severity: Must, Op: spec.OpList, Open: true,
 			Title: fmt.Sprintf("an unknown status value: never a 5xx; a 4xx carries an Error body, a 2xx at most %d animals", hi),
 			Check: func(c *Check) {
 				expectOpenAnswer(c, c.Auth.GET(list).WithQuery("status", unknownStatus).Expect(), hi)

@@ -44,6 +44,10 @@ type Rule struct {
 	ID string
 	// Section is where the interface document (or an HTTP RFC) states the requirement.
 	Section string
+	// Uses are the facts of the interface document (internal/document) whose values the rule
+	// takes from the spec: where the spec departs from one, the rule cites the spec's node
+	// instead of Section (cite).
+	Uses []string
 	// Severity weighs a failure: Must fails the run, Should warns unless strict, Advisory
 	// only warns. A failure its check records at a weaker level (a generated case the
 	// readings put at SHOULD) weighs that level.

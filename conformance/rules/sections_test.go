@@ -123,3 +123,36 @@ func TestReportsTitleEveryHeading(t *testing.T) {
 	o := readOutline(t)
 	assert.Equal(t, o.titles, report.SectionTitles())
 }
+
+// A rule whose value the spec gives otherwise than the document cites the spec's node; the
+// others keep the document's section. With the limit maximum at 50, the rules judged with
+// the maximum cite the spec, the minimum's and the status rules do not.
+func TestRulesCiteTheSpecWhereItDeparts(t *testing.T) {
+	doc, err := spec.Parse([]byte(strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)))
+	require.NoError(t, err)
+	f, err := spec.ReadFacts(doc)
+	require.NoError(t, err)
+	sections := map[string]string{}
+	for _, r := range rules.All(f) {
+		sections[r.ID] = r.Section
+	}
+	const maxNode = rules.SpecCitation + "#/paths/~1pets/get/parameters/0/schema/maximum"
+	for _, id := range []string{"listPets/limit-max", "listPets/limit-max-full", "listPets/limit-above-max", "listPets/limit-below-min", "listPets/status-unknown", "listPets/cases-query"} {
+		assert.Equal(t, maxNode, sections[id], id)
+	}
+	assert.Equal(t, "4.1; 8", sections["listPets/limit-min"])
+	assert.Equal(t, "4.1 rules 1-2", sections["listPets/status-available"])
+	assert.Equal(t, "4.2; 2", sections["createPet/valid"])
+
+	// A status value the document does not give: its rules cite the enumeration; those of
+	// the document's values do not.
+	doc, err = spec.Parse([]byte(strings.Replace(string(spec.Bytes()), "        - sold\n", "        - sold\n        - lost\n", 1)))
+	require.NoError(t, err)
+	f, err = spec.ReadFacts(doc)
+	require.NoError(t, err)
+	for _, r := range rules.All(f) {
+		sections[r.ID] = r.Section
+	}
+	assert.Equal(t, rules.SpecCitation+"#/components/schemas/PetStatus/enum", sections["listPets/status-lost"])
+	assert.Equal(t, "4.1 rules 1-2", sections["listPets/status-sold"])
+}

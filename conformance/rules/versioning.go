@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -26,7 +27,7 @@ func versioningRules(f *facts) []Rule {
 			},
 		},
 		{
-			ID: "versioning/" + spec.OpGet + "-deprecated", Section: "9.3; 4.3", Severity: Must,
+			ID: "versioning/" + spec.OpGet + "-deprecated", Section: "9.3; 4.3", Uses: append(usesRemoval, document.FactReplacement), Severity: Must,
 			Title: "the spec marks getPet deprecated, with its removal date and replacement",
 			Check: func(c *Check) {
 				op := f.ByID[spec.OpGet]
