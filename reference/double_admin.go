@@ -25,6 +25,15 @@ type Server struct {
 	facts   *spec.Facts
 	clock   *clock     // nil without an admin key
 	rec     *recording // nil without a journal
+	vary    *varied    // nil without Config.Double.Vary
+}
+
+// Varied counts what a varied server (Config.Double.Vary) did so far; nil when not varied.
+func (srv *Server) Varied() *VaryCounts {
+	if srv.vary == nil {
+		return nil
+	}
+	return &srv.vary.counts
 }
 
 // ServeHTTP serves the interface.

@@ -27,6 +27,7 @@ type doubleFlags struct {
 	journal      int
 	journalSet   bool // --journal was given
 	clientReport string
+	vary         uint64
 }
 
 func (d *doubleFlags) flags(fs *flag.FlagSet) {
@@ -36,6 +37,7 @@ func (d *doubleFlags) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&d.failRate, "fail-rate", 0, "answer this `share` (0 to 1) of API requests 503 with Retry-After")
 	fs.StringVar(&d.rateLimit, "rate-limit", "", "answer at most `N/s` API requests per second; 429 with Retry-After beyond")
 	fs.IntVar(&d.journal, "journal", 1000, "keep the last `N` requests for GET /_admin/requests (with --admin-key or --client-report; 0: none)")
+	fs.Uint64Var(&d.vary, "vary", 0, "take the open choices this `seed` picks (ids, order, short pages, names, headers, chunked, jitter, 429/503); 0: none")
 	fs.StringVar(&d.clientReport, "client-report", "", "at shutdown, write the client report to this `file` (.json: JSON, else Markdown; -: stdout)")
 }
 
@@ -59,7 +61,7 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	if d.journal < 0 || d.journal > reference.MaxJournal {
 		return fmt.Errorf("--journal must be from 0 to %d, got %d", reference.MaxJournal, d.journal)
 	}
-	cfg.Double = reference.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate}
+	cfg.Double = reference.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate, Vary: d.vary}
 	if d.rateLimit != "" {
 		n, err := strconv.Atoi(strings.TrimSuffix(d.rateLimit, "/s"))
 		if err != nil || n <= 0 {
@@ -116,6 +118,9 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 	}
 	if cfg.Double.Journal > 0 {
 		on = append(on, "journal of "+words.Plural(cfg.Double.Journal, "request"))
+	}
+	if d.vary != 0 {
+		on = append(on, reference.ChooseVariations(d.vary).String())
 	}
 	if len(on) == 0 {
 		return ""
