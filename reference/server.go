@@ -188,6 +188,9 @@ func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
 		srv.vary = newVaried(ChooseVariations(d.Vary), srv.s.petPath, srv.facts.BasePath+srv.facts.ByID[spec.OpList].Path, d.Sleep, srv.s.ew, h)
 		h = srv.vary
 	}
+	if d.Scenarios {
+		h = slowBodies{next: h} // outside the varied answer: Prefer: fault=slow trickles it
+	}
 	if d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
 		return &faults{d: d, ew: srv.s.ew, now: cfg.Now, next: h}
 	}
