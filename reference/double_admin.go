@@ -113,6 +113,9 @@ func checkDouble(d *Double) error {
 	if d.Rand == nil {
 		d.Rand = rand.Float64
 	}
+	if d.WallClock == nil {
+		d.WallClock = time.Now
+	}
 	return nil
 }
 
@@ -122,11 +125,13 @@ const MaxJournal = 10_000
 // newRecording keeps a journal of size entries and the client report; secrets are masked
 // in both, and route finds a request's operation.
 func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, map[string]string, error),
-	keys *keySet, size int, secrets []string, now func() time.Time) *recording {
+	keys *keySet, size int, secrets []string, now, wall func() time.Time) *recording {
+	mask := newMasker(secrets...)
 	return &recording{
 		journal: newJournal(size),
-		tally:   newTally(facts.Ops, facts.BasePath),
-		mask:    newMasker(secrets...),
+		tally:   newTally(facts.Ops, facts.BasePath, clientRules(facts)),
+		judge:   &judge{facts: facts, mask: mask, wall: wall},
+		mask:    mask,
 		keys:    keys,
 		now:     now,
 		opOf: func(r *http.Request) string {

@@ -224,11 +224,13 @@ type teeBody struct {
 	io.ReadCloser
 	kept []byte
 	read int64
+	eof  bool // read to its end
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
 	t.read += int64(n)
+	t.eof = t.eof || err == io.EOF
 	if room := JournalBodyBytes - len(t.kept); room > 0 {
 		t.kept = append(t.kept, p[:min(n, room)]...)
 	}

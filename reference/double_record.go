@@ -12,6 +12,7 @@ import (
 type recording struct {
 	journal *journal
 	tally   *tally
+	judge   *judge
 	mask    masker
 	keys    *keySet
 	now     func() time.Time
@@ -88,5 +89,10 @@ func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r 
 		(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
 	rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
 	rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
+	s := seen{r: r, e: e, at: at, wall: rc.judge.wall(), answerHdr: h}
+	if body != nil {
+		s.body, s.whole = body.kept, body.eof && body.read == int64(len(body.kept))
+	}
+	rc.tally.broke(rc.judge.judgeRequest(s))
 	rc.journal.add(*e)
 }

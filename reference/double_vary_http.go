@@ -48,7 +48,7 @@ func (v *varied) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v.fault(w, r, rng)
 		return
 	}
-	asked := v.translatePath(r)
+	r, asked := v.translatePath(r)
 	rec := getRecorder()
 	defer putRecorder(rec)
 	v.next.ServeHTTP(capture{recorder: rec, under: w}, r)
@@ -89,19 +89,23 @@ func (v *varied) fault(w http.ResponseWriter, r *http.Request, rng *rand.Rand) {
 		"the service is unavailable (a varied server's choice, --vary %d); retry after %d s", v.c.Seed, FaultRetryAfter))
 }
 
-// translatePath turns the public id of a getPet path into the store's, and returns the id
-// as the client wrote it ("" when the path holds none).
-func (v *varied) translatePath(r *http.Request) string {
+// translatePath returns r with the public id of a getPet path turned into the store's (r
+// itself when the path holds none), and the id as the client wrote it ("" for none). The
+// request the client sent, which the journal keeps, is left as it was.
+func (v *varied) translatePath(r *http.Request) (*http.Request, string) {
 	rest, ok := strings.CutPrefix(r.URL.Path, v.petPrefix)
 	if !ok || rest == "" || strings.Contains(rest, "/") || strings.Contains(strings.ToUpper(r.URL.RawPath), "%2F") {
-		return ""
+		return r, ""
 	}
 	p, err := strconv.ParseInt(rest, 10, 64)
 	if err != nil {
-		return ""
+		return r, ""
 	}
-	r.URL.Path, r.URL.RawPath = v.petPrefix+strconv.FormatInt(v.ids.store(p), 10), ""
-	return rest
+	moved, u := new(http.Request), *r.URL
+	*moved = *r
+	u.Path, u.RawPath = v.petPrefix+strconv.FormatInt(v.ids.store(p), 10), ""
+	moved.URL = &u
+	return moved, rest
 }
 
 // publicLocation is a Location header with the public id of the created animal.

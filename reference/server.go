@@ -181,7 +181,7 @@ func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
 	}
 	if d.Journal > 0 {
 		secrets := append([]string{cfg.AdminKey}, cfg.APIKeys...)
-		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now)
+		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now, d.WallClock)
 	}
 	var h http.Handler = a
 	if d.Vary != 0 {

@@ -128,8 +128,28 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 	return "petstore: test double: " + strings.Join(on, ", ")
 }
 
-// writeClientReport writes the report where --client-report says, at shutdown.
+// writeClientReport writes the report where --client-report says, at shutdown; then it
+// says which MUST rules the client broke, if any (exit 1).
 func (d *doubleFlags) writeClientReport(srv *reference.Server, stdout io.Writer) error {
+	if err := d.writeReport(srv, stdout); err != nil || d.clientReport == "" {
+		return err
+	}
+	rep, err := srv.Report()
+	if err != nil {
+		return err
+	}
+	if broken := rep.MustBroken(); len(broken) > 0 {
+		ids := make([]string, len(broken))
+		for i, r := range broken {
+			ids[i] = r.ID
+		}
+		return fmt.Errorf("the client broke %s of the interface document: %s (see the client report)",
+			words.Plural(len(broken), "MUST rule"), strings.Join(ids, ", "))
+	}
+	return nil
+}
+
+func (d *doubleFlags) writeReport(srv *reference.Server, stdout io.Writer) error {
 	if d.clientReport == "" {
 		return nil
 	}

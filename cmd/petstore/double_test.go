@@ -191,3 +191,24 @@ func TestServeVary(t *testing.T) {
 	assert.Equal(t, lines[0], lines[1])
 	assert.Contains(t, lines[0], "vary seed 4: ids beyond-2^53")
 }
+
+// --client-report: a client that broke a MUST rule makes the server exit 1 at shutdown,
+// after the report is written, naming the rules (TestServeClientReport: one that did not
+// exits 0).
+func TestServeClientReportFailsOnMustRule(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "client.json")
+	s := start(t, nil, "--api-key", "k", "--client-report", path)
+	code, _ := get(t, s.baseURL+"/pets?limit=500", "k")
+	require.Equal(t, http.StatusBadRequest, code)
+	s.stop()
+	err := <-s.done
+	s.done <- nil
+	require.Error(t, err)
+	assert.Equal(t, 1, cli.Code(err))
+	assert.Contains(t, err.Error(), "the client broke 1 MUST rule of the interface document: client/limit-in-bounds (see the client report)")
+	var rep reference.ClientReport
+	raw, rerr := os.ReadFile(path)
+	require.NoError(t, rerr)
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	assert.Equal(t, "fail", rep.Verdict)
+}
