@@ -32,6 +32,10 @@ type Options struct {
 	Scenarios bool
 	// Journal is how many requests are kept; 0 means 1000.
 	Journal int
+	// Vary, when not 0, makes the server take the open choices this seed picks
+	// (reference.ChooseVariations: ids beyond 2^53, listings out of order, short pages ...),
+	// as petstore serve --vary does.
+	Vary uint64
 	// AllowViolations names the client rules (reference.RuleAuthBearer ...) whose MUST
 	// violations do not fail the test: a test that breaks one on purpose says so here.
 	AllowViolations []string
@@ -62,7 +66,7 @@ func Start(t testing.TB, opts Options) *Server {
 		APIKeys:  []string{s.APIKey},
 		AdminKey: s.AdminKey,
 		Seed:     opts.Seed,
-		Double:   reference.Double{Scenarios: opts.Scenarios, Journal: opts.Journal},
+		Double:   reference.Double{Scenarios: opts.Scenarios, Journal: opts.Journal, Vary: opts.Vary},
 	}
 	if cfg.Double.Journal == 0 {
 		cfg.Double.Journal = 1000
