@@ -32,7 +32,7 @@ type doubleFlags struct {
 
 func (d *doubleFlags) flags(fs *flag.FlagSet) {
 	fs.StringVar(&d.now, "now", "", "start the server's clock at this `date` (2031-01-01 or RFC 3339); it runs on from there")
-	fs.BoolVar(&d.scenarios, "scenarios", false, "let a request choose its answer with Prefer: code=NNN (a documented status) and delay=MS")
+	fs.BoolVar(&d.scenarios, "scenarios", false, "let a request choose its answer with Prefer: code=NNN (a documented status, or 429, 503), delay=MS, fault=reset|close|slow, example=NAME")
 	fs.DurationVar(&d.latency, "latency", 0, "delay every answer of the API by this `duration`")
 	fs.Float64Var(&d.failRate, "fail-rate", 0, "answer this `share` (0 to 1) of API requests 503 with Retry-After")
 	fs.StringVar(&d.rateLimit, "rate-limit", "", "answer at most `N/s` API requests per second; 429 with Retry-After beyond")
