@@ -30,7 +30,7 @@ var layers = [][]string{
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
-	{"conformance/mutants", "conformance/explore/seqmutants", "zoo", "bench/", "e2e"},
+	{"conformance/mutants", "conformance/explore/seqmutants", "zoo", "bench/", "e2e", "examples/"},
 }
 
 type pkgInfo struct {

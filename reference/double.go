@@ -26,8 +26,15 @@ type Double struct {
 	// Sleep waits for a delay or the latency; nil waits on a timer that stops early when the
 	// request is cancelled. Tests inject one that records what it was asked.
 	Sleep func(ctx context.Context, d time.Duration)
+	// WallClock is the clock of waits: whether a client waited as a Retry-After asked
+	// (client/retry-after) counts in real time, whatever the server's clock. nil is time.Now.
+	WallClock func() time.Time
 	// Rand returns a number in [0, 1) for FailRate; nil is math/rand/v2's Float64.
 	Rand func() float64
+	// Vary, when not 0, is the seed of the open choices the server takes (double_vary.go,
+	// petstore serve --vary SEED): ids, listing order and length, names in the seed,
+	// headers, chunked bodies, latency jitter, an occasional 429 or 503.
+	Vary uint64
 }
 
 // Error codes of the answers the double chooses.

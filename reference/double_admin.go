@@ -25,6 +25,15 @@ type Server struct {
 	facts   *spec.Facts
 	clock   *clock     // nil without an admin key
 	rec     *recording // nil without a journal
+	vary    *varied    // nil without Config.Double.Vary
+}
+
+// Varied counts what a varied server (Config.Double.Vary) did so far; nil when not varied.
+func (srv *Server) Varied() *VaryCounts {
+	if srv.vary == nil {
+		return nil
+	}
+	return &srv.vary.counts
 }
 
 // ServeHTTP serves the interface.
@@ -104,6 +113,9 @@ func checkDouble(d *Double) error {
 	if d.Rand == nil {
 		d.Rand = rand.Float64
 	}
+	if d.WallClock == nil {
+		d.WallClock = time.Now
+	}
 	return nil
 }
 
@@ -113,11 +125,13 @@ const MaxJournal = 10_000
 // newRecording keeps a journal of size entries and the client report; secrets are masked
 // in both, and route finds a request's operation.
 func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, map[string]string, error),
-	keys *keySet, size int, secrets []string, now func() time.Time) *recording {
+	keys *keySet, size int, secrets []string, now, wall func() time.Time) *recording {
+	mask := newMasker(secrets...)
 	return &recording{
 		journal: newJournal(size),
-		tally:   newTally(facts.Ops, facts.BasePath),
-		mask:    newMasker(secrets...),
+		tally:   newTally(facts.Ops, facts.BasePath, clientRules(facts)),
+		judge:   &judge{facts: facts, mask: mask, wall: wall},
+		mask:    mask,
 		keys:    keys,
 		now:     now,
 		opOf: func(r *http.Request) string {

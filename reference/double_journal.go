@@ -37,7 +37,8 @@ type JournalEntry struct {
 	// request answered before its body was read (a 401, say) shows none.
 	Body          string `json:"body,omitempty"`
 	BodyTruncated bool   `json:"bodyTruncated,omitempty"`
-	Status        int    `json:"status"`
+	// Status is the answer's status; 0 when there was none (Prefer: fault=reset or close).
+	Status int `json:"status"`
 	// Error is the Error record of the answer, when it was one: why the request was refused.
 	Error *Error `json:"error,omitempty"`
 	// Chosen says the answer was chosen (Prefer, fail rate, rate limit), not earned.
@@ -223,11 +224,13 @@ type teeBody struct {
 	io.ReadCloser
 	kept []byte
 	read int64
+	eof  bool // read to its end
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
 	t.read += int64(n)
+	t.eof = t.eof || err == io.EOF
 	if room := JournalBodyBytes - len(t.kept); room > 0 {
 		t.kept = append(t.kept, p[:min(n, room)]...)
 	}
@@ -260,3 +263,6 @@ func (w *answerWriter) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -15,10 +15,13 @@ import (
 
 // Chosen answers (Config.Double.Scenarios): a request picks its answer with the Prefer
 // header (RFC 7240), with Prism's preference names. code=NNN asks for a status the spec
-// documents for the operation; an error status gets an Error record with the code for it,
-// and no handler runs (nothing is created). delay=MS waits before answering. Both are
-// applied after the key and the request were checked, so a client's own mistakes are
-// still answered for what they are.
+// documents for the operation, or 429 or 503 (which a gateway may answer before any
+// operation, with Retry-After); an error status gets an Error record with the code for it,
+// and no handler runs (nothing is created). delay=MS waits before answering. fault=reset
+// resets the connection, fault=close closes it without an answer, fault=slow trickles the
+// body over the delay (delay=MS, else DefaultSlowBody). example=NAME answers the spec's
+// named example of that name. All are applied after the key and the request were checked,
+// so a client's own mistakes are still answered for what they are.
 
 // MaxPreferDelay is the longest Prefer: delay=MS a request may ask for.
 const MaxPreferDelay = 10 * time.Second
@@ -29,14 +32,29 @@ type scenarios struct {
 	ew    *errorWriter
 }
 
+// ChosenRetryAfter is the Retry-After, in seconds, of a 429 or 503 chosen with Prefer: code=.
+const ChosenRetryAfter = 1
+
+// DefaultSlowBody is how long Prefer: fault=slow trickles a body without delay=MS.
+const DefaultSlowBody = time.Second
+
+// The faults Prefer: fault= may ask for.
+const (
+	FaultReset = "reset" // the connection is reset (TCP RST), no answer
+	FaultClose = "close" // the connection is closed (FIN), no answer
+	FaultSlow  = "slow"  // the answer's body comes in pieces, over the delay
+)
+
 // preference is what a request's Prefer fields ask for; zero values ask nothing.
 type preference struct {
-	code  int
-	delay time.Duration
+	code    int
+	delay   time.Duration
+	fault   string
+	example string
 }
 
-// parsePrefer reads every Prefer field. Preferences other than code and delay are ignored,
-// as RFC 7240 section 2 asks; code and delay with a bad value are refused.
+// parsePrefer reads every Prefer field. Preferences other than code, delay, fault and
+// example are ignored, as RFC 7240 section 2 asks; those with a bad value are refused.
 func parsePrefer(fields []string) (preference, error) {
 	var p preference
 	for _, field := range fields {
@@ -57,14 +75,25 @@ func parsePrefer(fields []string) (preference, error) {
 					return p, invalid("Prefer: delay=%s: want milliseconds from 0 to %d", value, MaxPreferDelay.Milliseconds())
 				}
 				p.delay = time.Duration(ms) * time.Millisecond
+			case "fault":
+				if value != FaultReset && value != FaultClose && value != FaultSlow {
+					return p, invalid("Prefer: fault=%s: want %s, %s or %s", value, FaultReset, FaultClose, FaultSlow)
+				}
+				p.fault = value
+			case "example":
+				if value == "" {
+					return p, invalid("Prefer: example=: want the name of one of the spec's named examples")
+				}
+				p.example = value
 			}
 		}
 	}
 	return p, nil
 }
 
-// apply returns the handler that answers r: h, or one that writes the chosen Error. w is
-// where Preference-Applied goes; delays are waited here.
+// apply returns the handler that answers r: h, or one that writes the chosen answer. w is
+// where Preference-Applied goes; delays are waited here, and a fault on the connection is
+// made here (it does not return).
 func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
 	fields := r.Header.Values("Prefer")
 	if len(fields) == 0 {
@@ -74,22 +103,60 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 	if err != nil {
 		return nil, err
 	}
-	if p.code != 0 && !op.HasStatus(p.code) {
-		return nil, invalid("Prefer: code=%d: %s does not document that status; it documents %s",
+	if p.code != 0 && !op.HasStatus(p.code) && !gatewayStatus(p.code) {
+		return nil, invalid("Prefer: code=%d: %s does not document that status; it documents %s (and 429 or 503 may always be chosen)",
 			p.code, op.ID, joinInts(op.Statuses))
 	}
+	var example *chosenExample
+	if p.example != "" {
+		if example, err = exampleOf(op, p.example, p.code); err != nil {
+			return nil, err
+		}
+	}
+	if p.fault == FaultReset || p.fault == FaultClose {
+		breakConnection(w, p.fault == FaultReset) // does not return
+	}
 	var applied []string
-	if p.delay > 0 {
+	switch {
+	case p.fault == FaultSlow:
+		over := p.delay
+		if over == 0 {
+			over = DefaultSlowBody
+		}
+		if slow, ok := r.Context().Value(slowKey{}).(*slowBody); ok {
+			slow.start(sc.sleep, r.Context(), over)
+			applied = append(applied, "fault=slow")
+			if p.delay > 0 {
+				applied = append(applied, "delay="+strconv.FormatInt(p.delay.Milliseconds(), 10))
+			}
+		}
+	case p.delay > 0:
 		sc.sleep(r.Context(), p.delay)
 		applied = append(applied, "delay="+strconv.FormatInt(p.delay.Milliseconds(), 10))
 	}
-	if p.code >= 400 {
+	if example != nil {
+		h = example
+		applied = append(applied, "example="+p.example)
+		if p.code != 0 {
+			applied = append(applied, "code="+strconv.Itoa(p.code))
+		}
+	}
+	if p.code >= 400 && example == nil {
 		chosen := newError(p.code, codeFor(p.code), "%s (the answer the request chose with Prefer: code=%d)",
 			http.StatusText(p.code), p.code)
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sc.ew.writeError(w, r, chosen) })
+		outside := !op.HasStatus(p.code)
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if gatewayStatus(p.code) {
+				w.Header().Set("Retry-After", strconv.Itoa(ChosenRetryAfter))
+			}
+			sc.ew.writeError(w, r, chosen)
+			if rec, ok := w.(*recorder); ok && outside {
+				rec.outsideSpec = true // a gateway's answer, which the spec need not document
+			}
+		})
 		applied = append(applied, "code="+strconv.Itoa(p.code))
 	}
-	if p.code > 0 && p.code < 400 {
+	if p.code > 0 && p.code < 400 && example == nil {
 		// A success or redirect is the operation's own answer: the preference was applied
 		// when that is the status it gives (a getPet of an unknown id still gets its 404).
 		inner, before := h, applied
@@ -102,6 +169,13 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
 	}
 	return h, nil
+}
+
+// gatewayStatus says a status may be chosen for any operation: 429 and 503 are what a
+// gateway or a loaded service answers before an operation runs (the document does not show
+// rate limits, section 8).
+func gatewayStatus(code int) bool {
+	return code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable
 }
 
 // appliedOnStatus sets Preference-Applied when the answer's status is written: the
@@ -180,16 +254,26 @@ func joinInts(ns []int) string {
 }
 
 // preferIgnored is the chooser of a server without scenarios: every answer is its own, and
-// the first request that asks for another (Prefer: code= or delay=) gets a line in the log
+// the first request that asks for another (Prefer: code=, delay=, fault=, example=) gets a line in the log
 // saying how to turn scenarios on, so a client developer is not left to wonder.
 func preferIgnored(logger *log.Logger) chooser {
 	var once sync.Once
 	return func(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
-		if p := strings.ToLower(strings.Join(r.Header.Values("Prefer"), ",")); logger != nil && (strings.Contains(p, "code=") || strings.Contains(p, "delay=")) {
+		if p := strings.ToLower(strings.Join(r.Header.Values("Prefer"), ",")); logger != nil && asksScenario(p) {
 			once.Do(func() {
 				logger.Printf("a request asks for %q in Prefer, which this server ignores: start it with --scenarios (Config.Double.Scenarios) to choose answers", p)
 			})
 		}
 		return h, nil
 	}
+}
+
+// asksScenario says a Prefer value (lower case) asks for a preference of the scenarios.
+func asksScenario(prefer string) bool {
+	for _, name := range []string{"code=", "delay=", "fault=", "example="} {
+		if strings.Contains(prefer, name) {
+			return true
+		}
+	}
+	return false
 }

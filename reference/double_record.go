@@ -12,6 +12,7 @@ import (
 type recording struct {
 	journal *journal
 	tally   *tally
+	judge   *judge
 	mask    masker
 	keys    *keySet
 	now     func() time.Time
@@ -50,29 +51,48 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			r.Body = body
 		}
 		aw := &answerWriter{ResponseWriter: w}
-		next.ServeHTTP(aw, r)
-
-		e.Status = aw.status
-		if e.Status == 0 {
-			e.Status = http.StatusOK
-		}
-		e.Operation = rc.opOf(r) // after the api normalised the path
-		if body != nil {
-			e.Body = rc.mask.mask(string(body.kept))
-			e.BodyTruncated = body.read > int64(len(body.kept))
-		}
-		if e.Status >= 400 {
-			var rec Error
-			if json.Unmarshal(aw.body, &rec) == nil && rec.Code != "" {
-				rec.Message = rc.mask.mask(rec.Message)
-				e.Error = &rec
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler && aw.status == 0 {
+					// No answer at all (Prefer: fault=reset or close): status 0, chosen.
+					rc.finish(&e, aw, body, r, at, true)
+				}
+				panic(v)
 			}
-		}
-		h := aw.Header()
-		e.Chosen = strings.Contains(h.Get("Preference-Applied"), "code=") ||
-			(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
-		rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
-		rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
-		rc.journal.add(e)
+		}()
+		next.ServeHTTP(aw, r)
+		rc.finish(&e, aw, body, r, at, false)
 	})
+}
+
+// finish completes the journal entry of an answered request (or of one that got no answer,
+// aborted) and counts it in the report.
+func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r *http.Request, at time.Time, aborted bool) {
+	e.Status = aw.status
+	if e.Status == 0 && !aborted {
+		e.Status = http.StatusOK
+	}
+	e.Operation = rc.opOf(r) // after the api normalised the path
+	if body != nil {
+		e.Body = rc.mask.mask(string(body.kept))
+		e.BodyTruncated = body.read > int64(len(body.kept))
+	}
+	if e.Status >= 400 {
+		var rec Error
+		if json.Unmarshal(aw.body, &rec) == nil && rec.Code != "" {
+			rec.Message = rc.mask.mask(rec.Message)
+			e.Error = &rec
+		}
+	}
+	h := aw.Header()
+	e.Chosen = aborted || strings.Contains(h.Get("Preference-Applied"), "code=") ||
+		(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
+	rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
+	rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
+	s := seen{r: r, e: e, at: at, wall: rc.judge.wall(), answerHdr: h}
+	if body != nil {
+		s.body, s.whole = body.kept, body.eof && body.read == int64(len(body.kept))
+	}
+	rc.tally.broke(rc.judge.judgeRequest(s))
+	rc.journal.add(*e)
 }

@@ -21,6 +21,10 @@ type ClientReport struct {
 	Requests   int               `json:"requests"`
 	Operations []OperationReport `json:"operations"` // the spec's operations, then requests that matched none
 	Warnings   []string          `json:"warnings"`   // what the client must change, such as a deprecated operation it calls
+	// Rules are the client rules (double_rules.go), each with the requests that broke it.
+	Rules []ClientRule `json:"rules"`
+	// Verdict is "pass", or "fail" when the client broke a MUST rule.
+	Verdict string `json:"verdict"`
 }
 
 // OperationReport is one operation's share of a ClientReport.
@@ -68,6 +72,7 @@ type tally struct {
 	base  string
 	total int
 	by    map[string]*opCount // by operationId; "" for no operation
+	rules []ClientRule        // the client rules, with what broke them
 }
 
 type opCount struct {
@@ -76,8 +81,27 @@ type opCount struct {
 	reasons                      map[Rejection]int // Count zero in the key
 }
 
-func newTally(ops []spec.Operation, base string) *tally {
-	return &tally{ops: ops, base: base, by: map[string]*opCount{}}
+func newTally(ops []spec.Operation, base string, rules []ClientRule) *tally {
+	return &tally{ops: ops, base: base, by: map[string]*opCount{}, rules: rules}
+}
+
+// broke counts the client rules one request broke.
+func (t *tally) broke(fs []finding) {
+	if len(fs) == 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, f := range fs {
+		for i := range t.rules {
+			if r := &t.rules[i]; r.ID == f.rule {
+				r.Violations++
+				if len(r.Examples) < maxRuleExamples {
+					r.Examples = append(r.Examples, f.message)
+				}
+			}
+		}
+	}
 }
 
 // count adds one answered request. rejected says it was refused for what it was.
@@ -115,7 +139,14 @@ func (t *tally) count(op string, status int, e *Error, rejected bool, at time.Ti
 func (t *tally) report() ClientReport {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	rep := ClientReport{Requests: t.total, Operations: []OperationReport{}, Warnings: []string{}}
+	rep := ClientReport{Requests: t.total, Operations: []OperationReport{}, Warnings: []string{}, Verdict: "pass"}
+	for _, r := range t.rules {
+		r.Examples = append([]string{}, r.Examples...)
+		rep.Rules = append(rep.Rules, r)
+	}
+	if len(rep.MustBroken()) > 0 {
+		rep.Verdict = "fail"
+	}
 	for _, o := range t.ops {
 		or := t.opReport(o.ID)
 		or.Method, or.Path = o.Method, t.base+o.Path
@@ -201,7 +232,18 @@ func times(n int) string {
 // WriteMarkdown writes the report as Markdown, for a CI job summary or a pull request.
 func (r ClientReport) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Client report\n\n%s.\n\n", words.Plural(r.Requests, "request"))
+	verdict := "pass: no MUST rule broken"
+	if r.Verdict != "pass" {
+		verdict = r.Verdict + ": the client broke a MUST rule"
+	}
+	fmt.Fprintf(&b, "# Client report\n\n%s.\n\nVerdict: **%s**.\n\n", words.Plural(r.Requests, "request"), verdict)
+	if broken := r.MustBroken(); len(broken) > 0 {
+		b.WriteString("## MUST rules broken\n\n")
+		for _, rule := range broken {
+			fmt.Fprintf(&b, "- **%s**\n", mdEscape(rule.String()))
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("## Warnings\n\n")
 		for _, warn := range r.Warnings {
@@ -212,6 +254,16 @@ func (r ClientReport) WriteMarkdown(w io.Writer) error {
 	b.WriteString("## Operations\n\n| Operation | Calls | Rejected | Answers |\n|---|---:|---:|---|\n")
 	for _, o := range r.Operations {
 		fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", mdEscape(o.label()), o.Calls, o.Rejected, statusCounts(o.Statuses))
+	}
+	if len(r.Rules) > 0 {
+		b.WriteString("\n## Client rules\n\n| Rule | Level | Section | Violations | First |\n|---|---|---|---:|---|\n")
+		for _, rule := range r.Rules {
+			first := ""
+			if len(rule.Examples) > 0 {
+				first = rule.Examples[0]
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", rule.ID, rule.Level, rule.Section, rule.Violations, mdEscape(first))
+		}
 	}
 	var reasons strings.Builder
 	for _, o := range r.Operations {

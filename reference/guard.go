@@ -72,6 +72,10 @@ func (t *wroteTracker) Write(b []byte) (int, error) {
 	return t.ResponseWriter.Write(b)
 }
 
+// Unwrap lets http.ResponseController reach the connection (a flush, or the test double's
+// broken connection).
+func (t *wroteTracker) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
 // corsHeaders are the request headers a browser may send cross-origin, and the response
 // headers it may show to the calling script.
 var (

@@ -107,6 +107,7 @@ func (cfg *Config) complete() error {
 	if err := checkDouble(&cfg.Double); err != nil {
 		return err
 	}
+	cfg.Seed = ChooseVariations(cfg.Double.Vary).seed(cfg.Seed)
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -180,12 +181,20 @@ func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
 	}
 	if d.Journal > 0 {
 		secrets := append([]string{cfg.AdminKey}, cfg.APIKeys...)
-		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now)
+		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now, d.WallClock)
+	}
+	var h http.Handler = a
+	if d.Vary != 0 {
+		srv.vary = newVaried(ChooseVariations(d.Vary), srv.s.petPath, srv.facts.BasePath+srv.facts.ByID[spec.OpList].Path, d.Sleep, srv.s.ew, h)
+		h = srv.vary
+	}
+	if d.Scenarios {
+		h = slowBodies{next: h} // outside the varied answer: Prefer: fault=slow trickles it
 	}
 	if d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
-		return &faults{d: d, ew: srv.s.ew, now: cfg.Now, next: a}
+		return &faults{d: d, ew: srv.s.ew, now: cfg.Now, next: h}
 	}
-	return a
+	return h
 }
 
 // middleware wraps h in what every request goes through, from the inside out: CORS, the

@@ -27,15 +27,17 @@ type doubleFlags struct {
 	journal      int
 	journalSet   bool // --journal was given
 	clientReport string
+	vary         uint64
 }
 
 func (d *doubleFlags) flags(fs *flag.FlagSet) {
 	fs.StringVar(&d.now, "now", "", "start the server's clock at this `date` (2031-01-01 or RFC 3339); it runs on from there")
-	fs.BoolVar(&d.scenarios, "scenarios", false, "let a request choose its answer with Prefer: code=NNN (a documented status) and delay=MS")
+	fs.BoolVar(&d.scenarios, "scenarios", false, "let a request choose its answer with Prefer: code=NNN (a documented status, or 429, 503), delay=MS, fault=reset|close|slow, example=NAME")
 	fs.DurationVar(&d.latency, "latency", 0, "delay every answer of the API by this `duration`")
 	fs.Float64Var(&d.failRate, "fail-rate", 0, "answer this `share` (0 to 1) of API requests 503 with Retry-After")
 	fs.StringVar(&d.rateLimit, "rate-limit", "", "answer at most `N/s` API requests per second; 429 with Retry-After beyond")
 	fs.IntVar(&d.journal, "journal", 1000, "keep the last `N` requests for GET /_admin/requests (with --admin-key or --client-report; 0: none)")
+	fs.Uint64Var(&d.vary, "vary", 0, "take the open choices this `seed` picks (ids, order, short pages, names, headers, chunked, jitter, 429/503); 0: none")
 	fs.StringVar(&d.clientReport, "client-report", "", "at shutdown, write the client report to this `file` (.json: JSON, else Markdown; -: stdout)")
 }
 
@@ -59,7 +61,7 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	if d.journal < 0 || d.journal > reference.MaxJournal {
 		return fmt.Errorf("--journal must be from 0 to %d, got %d", reference.MaxJournal, d.journal)
 	}
-	cfg.Double = reference.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate}
+	cfg.Double = reference.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate, Vary: d.vary}
 	if d.rateLimit != "" {
 		n, err := strconv.Atoi(strings.TrimSuffix(d.rateLimit, "/s"))
 		if err != nil || n <= 0 {
@@ -117,14 +119,37 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 	if cfg.Double.Journal > 0 {
 		on = append(on, "journal of "+words.Plural(cfg.Double.Journal, "request"))
 	}
+	if d.vary != 0 {
+		on = append(on, reference.ChooseVariations(d.vary).String())
+	}
 	if len(on) == 0 {
 		return ""
 	}
 	return "petstore: test double: " + strings.Join(on, ", ")
 }
 
-// writeClientReport writes the report where --client-report says, at shutdown.
+// writeClientReport writes the report where --client-report says, at shutdown; then it
+// says which MUST rules the client broke, if any (exit 1).
 func (d *doubleFlags) writeClientReport(srv *reference.Server, stdout io.Writer) error {
+	if err := d.writeReport(srv, stdout); err != nil || d.clientReport == "" {
+		return err
+	}
+	rep, err := srv.Report()
+	if err != nil {
+		return err
+	}
+	if broken := rep.MustBroken(); len(broken) > 0 {
+		ids := make([]string, len(broken))
+		for i, r := range broken {
+			ids[i] = r.ID
+		}
+		return fmt.Errorf("the client broke %s of the interface document: %s (see the client report)",
+			words.Plural(len(broken), "MUST rule"), strings.Join(ids, ", "))
+	}
+	return nil
+}
+
+func (d *doubleFlags) writeReport(srv *reference.Server, stdout io.Writer) error {
 	if d.clientReport == "" {
 		return nil
 	}

@@ -168,3 +168,47 @@ func TestDescribeCounts(t *testing.T) {
 	assert.Equal(t, "petstore: test double: journal of 1 request", d.describe(reference.Config{Double: reference.Double{Journal: 1}}))
 	assert.Equal(t, "petstore: test double: journal of 500 requests", d.describe(reference.Config{Double: reference.Double{Journal: 500}}))
 }
+
+// --vary SEED: the start line says the seed and the choices it picks, the same for the same
+// seed; the ids the server shows are the seed's (above 2^53 for seed 4), and getPet finds
+// an animal by the id it was shown.
+func TestServeVary(t *testing.T) {
+	var lines []string
+	for range 2 {
+		s := start(t, nil, "--api-key", "k", "--seed", seedFile, "--vary", "4")
+		lines = append(lines, <-s.output)
+		_, body := send(t, "GET", s.baseURL+"/pets?limit=3", "k", "")
+		var pets []struct{ ID json.Number }
+		require.NoError(t, json.Unmarshal(body, &pets), string(body))
+		require.NotEmpty(t, pets)
+		id, err := pets[0].ID.Int64()
+		require.NoError(t, err)
+		assert.Greater(t, id, int64(1<<53))
+		code, _ := get(t, s.baseURL+"/pets/"+pets[0].ID.String(), "k")
+		assert.Equal(t, http.StatusOK, code)
+	}
+	assert.Equal(t, "petstore: test double: "+reference.ChooseVariations(4).String(), lines[0])
+	assert.Equal(t, lines[0], lines[1])
+	assert.Contains(t, lines[0], "vary seed 4: ids beyond-2^53")
+}
+
+// --client-report: a client that broke a MUST rule makes the server exit 1 at shutdown,
+// after the report is written, naming the rules (TestServeClientReport: one that did not
+// exits 0).
+func TestServeClientReportFailsOnMustRule(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "client.json")
+	s := start(t, nil, "--api-key", "k", "--client-report", path)
+	code, _ := get(t, s.baseURL+"/pets?limit=500", "k")
+	require.Equal(t, http.StatusBadRequest, code)
+	s.stop()
+	err := <-s.done
+	s.done <- nil
+	require.Error(t, err)
+	assert.Equal(t, 1, cli.Code(err))
+	assert.Contains(t, err.Error(), "the client broke 1 MUST rule of the interface document: client/limit-in-bounds (see the client report)")
+	var rep reference.ClientReport
+	raw, rerr := os.ReadFile(path)
+	require.NoError(t, rerr)
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	assert.Equal(t, "fail", rep.Verdict)
+}

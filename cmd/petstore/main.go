@@ -7,7 +7,7 @@
 //	               [--proxy-headers]
 //	               [--read-header-timeout D] [--read-timeout D] [--write-timeout D] [--idle-timeout D]
 //	               [--max-header-bytes N] [--shutdown-timeout D]
-//	               [--now DATE] [--scenarios] [--latency D] [--fail-rate P] [--rate-limit N/s]
+//	               [--now DATE] [--scenarios] [--vary SEED] [--latency D] [--fail-rate P] [--rate-limit N/s]
 //	               [--journal N] [--client-report FILE]
 //
 // Keys come from --api-key (repeatable), else PETSTORE_API_KEYS (comma-separated), else one

@@ -1,7 +1,8 @@
 // Package referencetest starts the pet store reference server for the tests of a Go client:
 // on httptest, with a key, a seed, a clock and chosen answers, closed through t.Cleanup. The
 // returned Server is the client's base URL and key, and a handle on what the client did:
-// the journal of its requests and the report on its use of the interface.
+// the journal of its requests and the report on its use of the interface. A client that
+// breaks a MUST rule of the interface document (reference.ClientRule) fails the test.
 package referencetest
 
 import (
@@ -31,6 +32,13 @@ type Options struct {
 	Scenarios bool
 	// Journal is how many requests are kept; 0 means 1000.
 	Journal int
+	// Vary, when not 0, makes the server take the open choices this seed picks
+	// (reference.ChooseVariations: ids beyond 2^53, listings out of order, short pages ...),
+	// as petstore serve --vary does.
+	Vary uint64
+	// AllowViolations names the client rules (reference.RuleAuthBearer ...) whose MUST
+	// violations do not fail the test: a test that breaks one on purpose says so here.
+	AllowViolations []string
 	// Config, when set, changes anything else before the server starts (Double.Latency
 	// with Double.Sleep, Double.FailRate with Double.Rand, a Spec ...).
 	Config func(*reference.Config)
@@ -58,7 +66,7 @@ func Start(t testing.TB, opts Options) *Server {
 		APIKeys:  []string{s.APIKey},
 		AdminKey: s.AdminKey,
 		Seed:     opts.Seed,
-		Double:   reference.Double{Scenarios: opts.Scenarios, Journal: opts.Journal},
+		Double:   reference.Double{Scenarios: opts.Scenarios, Journal: opts.Journal, Vary: opts.Vary},
 	}
 	if cfg.Double.Journal == 0 {
 		cfg.Double.Journal = 1000
@@ -78,6 +86,7 @@ func Start(t testing.TB, opts Options) *Server {
 	s.URL, s.Reference = srv.URL+ref.Facts().BasePath, ref
 	t.Cleanup(func() {
 		srv.Close()
+		s.judge(opts.AllowViolations)
 		if t.Failed() {
 			s.logReport()
 		}
@@ -145,6 +154,18 @@ func (s *Server) Reset() {
 	s.t.Helper()
 	if err := s.Reference.Reset(); err != nil {
 		s.t.Fatalf("referencetest: %v", err)
+	}
+}
+
+// judge fails the test when the client broke a MUST rule of the interface document (the
+// client report's rules), other than those allowed.
+func (s *Server) judge(allowed []string) {
+	rep, err := s.Reference.Report()
+	if err != nil {
+		return
+	}
+	for _, rule := range rep.MustBroken(allowed...) {
+		s.t.Errorf("referencetest: the client broke %s (allow it with Options.AllowViolations)", rule)
 	}
 }
 

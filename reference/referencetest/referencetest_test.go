@@ -2,6 +2,7 @@ package referencetest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,6 +24,14 @@ type fakeT struct {
 	cleanups []func()
 	failed   bool
 	logs     []string
+	errors   []string
+}
+
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failed = true
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
 
 func (f *fakeT) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
@@ -51,7 +60,9 @@ func status(t *testing.T, c *http.Client, url string) int {
 // restores it with the seed.
 func TestClockAndReset(t *testing.T) {
 	srv := Start(t, Options{Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1}},
-		Now: time.Date(2030, 12, 4, 0, 0, 0, 0, time.UTC)})
+		Now: time.Date(2030, 12, 4, 0, 0, 0, 0, time.UTC),
+		// This test calls getPet after its removal and sends no key, on purpose.
+		AllowViolations: []string{reference.RuleRemovedOp, reference.RuleAuthBearer}})
 	assert.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"), srv.URL)
 	assert.True(t, strings.HasSuffix(srv.URL, "/v1"), srv.URL)
 	c := srv.Client()
@@ -110,4 +121,34 @@ func TestDocumentedExampleIsATest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(source), block)
 	assert.Contains(t, block, "func TestAvailableNames(t *testing.T)")
+}
+
+// A client that breaks a MUST rule of the document fails its test, with the rule's ID,
+// level, section and first violation; one that keeps the rules, or breaks one the test
+// allows, does not.
+func TestMustViolationFailsTheTest(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		allow   []string
+		limit   string
+		wantErr string
+	}{
+		{"breaks", nil, "500", "referencetest: the client broke client/limit-in-bounds (MUST, section 4.1; 8): listPets's limit, when given, is given once and is an integer from 1 to 100 — broken by 1 request, first: GET /v1/pets?limit=500: limit 500 is not one integer from 1 to 100 (allow it with Options.AllowViolations)"},
+		{"allowed", []string{reference.RuleLimitInBounds}, "500", ""},
+		{"keeps", nil, "50", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ft := &fakeT{T: t}
+			srv := Start(ft, Options{AllowViolations: tc.allow})
+			status(t, srv.Client(), srv.URL+"/pets?limit="+tc.limit)
+			ft.finish()
+			if tc.wantErr == "" {
+				assert.Empty(t, ft.errors)
+				assert.False(t, ft.failed)
+				return
+			}
+			assert.Equal(t, []string{tc.wantErr}, ft.errors)
+			assert.NotEmpty(t, ft.logs, "the report is logged")
+		})
+	}
 }
