@@ -98,8 +98,12 @@ func (r Record) Write(path string) error {
 
 // Key names one reported failure stably across runs of the same seed: the rule, the case
 // (generated cases are named by their variant, not their values), and the message with its
-// values blanked.
+// values blanked. A shrunk combination is named by what it shrank to: the combination it
+// came from depends on the covering array, which any change of the variants redraws.
 func Key(rule, caseWords, message string) string {
+	if i := strings.Index(caseWords, " (shrunk from "); i >= 0 {
+		caseWords = caseWords[:i]
+	}
 	parts := []string{rule}
 	if caseWords != "" {
 		parts = append(parts, caseWords)
