@@ -78,6 +78,8 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	allow := fs.Bool("allow-breaking", false, "report breaking changes but exit 0")
 	format := fs.String("format", "text", "output `format`: text or json")
+	var pacts globList
+	fs.Var(&pacts, "pact", "also name the interactions of these consumer contracts (Pact `FILE`s) the change breaks; exit 1 if one breaks (repeatable)")
 	files, err := parseArgs(fs, args, e)
 	if err != nil {
 		return err
@@ -89,6 +91,12 @@ func diffCommand(_ context.Context, e env, args []string) error {
 		return cli.Usagef("conformance diff: only one of BASE and HEAD can be read from stdin")
 	case *format != "text" && *format != "json":
 		return cli.Usagef("conformance diff: --format %q: want text or json", *format)
+	case len(pacts) > 0 && *format != "text":
+		return cli.Usagef("conformance diff: --pact reports in text only")
+	}
+	contracts, err := readPacts("diff", pacts)
+	if err != nil {
+		return err
 	}
 	var docs [2]*openapi3.T
 	for i, name := range files {
@@ -107,6 +115,11 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	}
 	if err != nil {
 		return cli.Usagef("conformance diff: %v", err)
+	}
+	if len(contracts) > 0 {
+		if err := consumerBreaks(e, docs[0], docs[1], contracts); err != nil {
+			return err
+		}
 	}
 	if n := diff.Breaking(changes); n > 0 && !*allow {
 		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))
