@@ -1,11 +1,9 @@
 package check
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 
@@ -64,16 +62,9 @@ func Breaks(old, neu *openapi3.T, contracts []Contract) ([]Break, error) {
 // problems are what a description says against an interaction, each as one sentence.
 func problems(v *spec.Validator, in pact.Interaction) []string {
 	rq := in.Request
-	req := httptest.NewRequest(rq.Method, "http://pact.invalid"+rq.Path, bytes.NewReader(rq.Body))
-	req.URL.RawQuery = rq.RawQuery()
-	for name, vs := range rq.Headers {
-		for _, val := range vs {
-			req.Header.Add(name, strings.ReplaceAll(val, pact.KeyPlaceholder, "key"))
-		}
-	}
-	route, _, err := v.Route(req)
+	req, route, _, err := routed(v, rq)
 	if err != nil {
-		return []string{fmt.Sprintf("the description has no operation %s %s", rq.Method, rq.Path)}
+		return []string{err.Error()}
 	}
 	var out []string
 	status := in.Response.Status

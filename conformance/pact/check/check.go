@@ -6,6 +6,7 @@
 package check
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +14,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/judge"
@@ -117,10 +120,9 @@ func (it interaction) creates() bool {
 // plan routes the interaction's request to its operation and reads what it needs set up.
 func plan(f *spec.Facts, in pact.Interaction) (interaction, error) {
 	it := interaction{in: in, f: f}
-	req := httptest.NewRequest(in.Request.Method, "http://pact.invalid"+in.Request.Path, nil)
-	route, params, err := f.Validator.Route(req)
+	_, route, params, err := routed(f.Validator, in.Request)
 	if err != nil {
-		return it, fmt.Errorf("%s %s is no operation of the description", in.Request.Method, in.Request.Path)
+		return it, err
 	}
 	it.op, it.params = f.ByID[route.Operation.OperationID], params
 	it.tmpl = it.op.Path
@@ -157,6 +159,26 @@ func plan(f *spec.Facts, in pact.Interaction) (interaction, error) {
 		}
 	}
 	return it, nil
+}
+
+// routed is the pact's request for the description's router, with the route it takes: its
+// path as the pact holds it, or under the description's base path when the consumer wrote it
+// without (a verifier's --base-path). The key placeholder is a key.
+func routed(v *spec.Validator, rq pact.Request) (*http.Request, *routers.Route, map[string]string, error) {
+	base, _ := spec.BasePath(v.Doc())
+	for _, path := range []string{rq.Path, base + rq.Path} {
+		req := httptest.NewRequest(rq.Method, "http://pact.invalid"+path, bytes.NewReader(rq.Body))
+		req.URL.RawQuery = rq.RawQuery()
+		for name, vs := range rq.Headers {
+			for _, val := range vs {
+				req.Header.Add(name, strings.ReplaceAll(val, pact.KeyPlaceholder, "key"))
+			}
+		}
+		if route, params, err := v.Route(req); err == nil {
+			return req, route, params, nil
+		}
+	}
+	return nil, nil, nil, fmt.Errorf("the description has no operation %s %s", rq.Method, rq.Path)
 }
 
 // newPet is the NewPet of an animal's fields (the description's NewPet properties only).

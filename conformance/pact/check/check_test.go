@@ -233,3 +233,17 @@ func TestBreaksNamesTheInteractionsAChangeBreaks(t *testing.T) {
 	assert.Equal(t, []int{1, 2, 3}, named, "the listing, the create and the get read categoryId; the 404 does not")
 	assert.Contains(t, strings.Join(bs[2].Reasons, "\n"), "$.categoryId")
 }
+
+// A consumer that wrote its paths without the base path (a verifier's --base-path) is
+// verified under it.
+func TestPathsWithoutTheBasePath(t *testing.T) {
+	p, err := pact.ReadFile("../../../testdata/pact/v3-jvm-client.json")
+	require.NoError(t, err)
+	for i := range p.Interactions {
+		p.Interactions[i].Request.Path = strings.TrimPrefix(p.Interactions[i].Request.Path, "/v1")
+	}
+	s := referencetest.Start(t, referencetest.Options{})
+	rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
+	assert.Empty(t, failed(rep))
+	assert.Len(t, rep.Results, 2)
+}
