@@ -116,16 +116,17 @@ $(PACT_VERIFIER):
 pact-verify: build $(PACT_VERIFIER)
 	sh scripts/pact-verify.sh bin/petstore $(PACT_VERIFIER)
 
-# testdata/pact/pact-js-web-petstore.json, written by the Pact Foundation's JS library
-# (@pact-foundation/pact, pinned in scripts/pact-js/package.json) from the consumer test in
-# scripts/pact-js/consumer.mjs. Needs npm; the fixture is committed, and a Go test verifies it.
+# testdata/pact/pact-js-*.json (specification v4, v3 and v2), written by the Pact Foundation's
+# JS library (@pact-foundation/pact, pinned in scripts/pact-js/package.json) from the consumer
+# test in scripts/pact-js/consumer.mjs. Needs npm; the fixtures are committed, and Go tests
+# read and verify them.
 pact-js:
 	mkdir -p $(PACT_JS_DIR)/out
 	cp scripts/pact-js/package.json scripts/pact-js/consumer.mjs $(PACT_JS_DIR)/
 	cd $(PACT_JS_DIR) && npm install --no-audit --no-fund
 	rm -f $(PACT_JS_DIR)/out/*.json
 	cd $(PACT_JS_DIR) && PACT_DO_NOT_TRACK=true node consumer.mjs out
-	cp $(PACT_JS_DIR)/out/pact-js-web-petstore.json testdata/pact/
+	cp $(PACT_JS_DIR)/out/pact-js-*.json testdata/pact/
 
 # docs/zoo.md from zoo/verdicts.json (a test fails when it is stale).
 zoo-docs:

@@ -4,8 +4,9 @@
 #   1. petstore serve --pact FILE; a client lists available animals with limit=100, creates
 #      an animal and gets it; at shutdown the reference writes the pact (bin/pact/).
 #   2. a fresh petstore serves (the seed animals); pact_verifier replays that pact, and the
-#      one pact-js wrote (testdata/pact/, make pact-js), against it, setting the provider
-#      states up at /_admin/pact/state.
+#      v4 and v3 ones pact-js wrote (testdata/pact/, make pact-js), against it, setting the
+#      provider states up at /_admin/pact/state. (pact-js's v2 pact has a request without a
+#      key, which the verifier's --header would give one.)
 # Usage: scripts/pact-verify.sh PETSTORE_BINARY PACT_VERIFIER_BINARY
 set -eu
 petstore=$1
@@ -48,5 +49,6 @@ p=$(port)
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 wait_up "$p"
-PACT_DO_NOT_TRACK=true "$verifier" --no-colour -f "$out/reference.json" -f testdata/pact/pact-js-web-petstore.json -h 127.0.0.1 -p "$p" \
+PACT_DO_NOT_TRACK=true "$verifier" --no-colour -f "$out/reference.json" -f testdata/pact/pact-js-web-petstore.json \
+	-f testdata/pact/pact-js-v3-web-petstore.json -h 127.0.0.1 -p "$p" \
 	-H "Authorization=Bearer $key" --state-change-url "http://127.0.0.1:$p/_admin/pact/state"

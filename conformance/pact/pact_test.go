@@ -11,9 +11,21 @@ import (
 	"github.com/petstore/petstore/conformance/pact"
 )
 
-// Files of each version, as pact-go v1 (v2), pact-jvm (v3) and pact-js (v4) write them,
-// are read into one model.
+// Files of each version are read into one model: pact-js's of v4, v3 and v2 (make
+// pact-js), and two written by hand in the shapes pact-go v1 (v2: a query string, a rule
+// with a regex only) and pact-jvm (v3) write.
 func TestReadsEveryVersion(t *testing.T) {
+	for file, version := range map[string]string{"pact-js-v2-web-petstore.json": "2.0.0", "pact-js-v3-web-petstore.json": "3.0.0"} {
+		p, err := pact.ReadFile("../../testdata/pact/" + file)
+		require.NoError(t, err)
+		assert.Equal(t, version, p.Version)
+		assert.Len(t, p.Interactions, 2)
+	}
+	jsV2, err := pact.ReadFile("../../testdata/pact/pact-js-v2-web-petstore.json")
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]string{"status": {"pending"}, "limit": {"5"}}, jsV2.Interactions[0].Request.Query)
+	assert.Equal(t, 1, *jsV2.Interactions[0].Response.Rules["body"]["$"].Matchers[0].Min)
+
 	v2, err := pact.ReadFile("../../testdata/pact/v2-go-client.json")
 	require.NoError(t, err)
 	assert.Equal(t, "2.0.0", v2.Version)

@@ -1,9 +1,12 @@
 // A consumer of the pet store interface, tested with the Pact Foundation's JS library
-// against its mock server. Running it writes the consumer contract (Pact specification v4)
-// to the directory given as the first argument: `make pact-js` puts it in testdata/pact/,
-// where a Go test reads and verifies it against the reference.
+// against its mock server. Running it writes the consumer contracts to the directory given
+// as the first argument, one per version of the Pact specification the library writes: v4
+// (PactV4, consumer pact-js-web), v3 (PactV3, pact-js-v3-web) and v2 (PactV2,
+// pact-js-v2-web). `make pact-js` puts them in testdata/pact/, where Go tests read and
+// verify them against the reference.
 import assert from 'node:assert/strict';
-import { PactV4, MatchersV3 } from '@pact-foundation/pact';
+import net from 'node:net';
+import { PactV2, PactV3, PactV4, MatchersV2, MatchersV3 } from '@pact-foundation/pact';
 
 const { eachLike, fromProviderState, integer, like, regex } = MatchersV3;
 const dir = process.argv[2];
@@ -83,4 +86,52 @@ await pact
     assert.equal(body.status, 404);
   });
 
-console.log(`pact-js: the pact of pact-js-web with petstore is in ${dir}`);
+// Specification v3: a create, and a get of the animal a provider state sets up.
+const v3 = new PactV3({ consumer: 'pact-js-v3-web', provider: 'petstore', dir, logLevel: 'warn' });
+v3.uponReceiving('a new sold animal')
+  .withRequest({ method: 'POST', path: '/v1/pets', headers: { ...auth, ...json }, body: { name: 'Bella', categoryId: 3, status: 'sold' } })
+  .willRespondWith({ status: 201, headers: json, body: { id: integer(10), name: 'Bella', categoryId: 3, status: 'sold' } });
+v3.given('an animal with the id exists', { id: 10, name: 'Bella', categoryId: 3, status: 'sold' })
+  .uponReceiving('the animal 10')
+  .withRequest({ method: 'GET', path: fromProviderState('/v1/pets/${id}', '/v1/pets/10'), headers: auth })
+  .willRespondWith({ status: 200, headers: json, body: { id: integer(10), name: 'Bella', categoryId: 3, status: 'sold' } });
+await v3.executeTest(async (mock) => {
+  const c = client(mock.url);
+  assert.equal((await c.add({ name: 'Bella', categoryId: 3, status: 'sold' })).name, 'Bella');
+  assert.equal((await c.get(10)).status, 200);
+});
+
+// Specification v2: a page of pending animals, and a request without a key.
+// PactV2 listens on port 1234 unless told: a free port instead.
+const port = await new Promise((resolve) => {
+  const srv = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = srv.address();
+    srv.close(() => resolve(port));
+  });
+});
+const v2 = new PactV2({ consumer: 'pact-js-v2-web', provider: 'petstore', dir, spec: 2, port, host: '127.0.0.1', logLevel: 'warn' });
+await v2.setup();
+const v2base = `http://127.0.0.1:${port}`;
+// PactV2 takes one interaction at a time: add it, exercise it, verify it.
+await v2.addInteraction({
+  state: 'some animals are pending',
+  uponReceiving: 'a page of pending animals',
+  withRequest: { method: 'GET', path: '/v1/pets', query: { status: 'pending', limit: '5' }, headers: auth },
+  willRespondWith: {
+    status: 200,
+    headers: json,
+    body: MatchersV2.eachLike({ id: MatchersV2.like(2), name: MatchersV2.like('Tom'), categoryId: MatchersV2.like(2), status: MatchersV2.term({ generate: 'pending', matcher: '^pending$' }) }),
+  },
+});
+assert.equal((await fetch(`${v2base}/v1/pets?status=pending&limit=5`, { headers: auth })).status, 200);
+await v2.verify();
+await v2.addInteraction({
+  uponReceiving: 'a request without a key',
+  withRequest: { method: 'GET', path: '/v1/pets' },
+  willRespondWith: { status: 401, headers: json, body: { code: MatchersV2.like('unauthorized'), message: MatchersV2.like('missing key'), status: 401 } },
+});
+assert.equal((await fetch(`${v2base}/v1/pets`)).status, 401);
+await v2.verify();
+await v2.finalize();
+
+console.log(`pact-js: the pacts of pact-js-web, pact-js-v3-web and pact-js-v2-web with petstore are in ${dir}`);

@@ -160,10 +160,13 @@ func TestAPactFailsAgainstAMutantNamingTheInteraction(t *testing.T) {
 	}
 }
 
-// Pacts that other tools wrote, pact-js's among them (make pact-js), verify against the
-// reference: the ids in their paths are mapped to animals the replay creates.
+// Pacts that other tools wrote verify against the reference: pact-js's of specification v4,
+// v3 and v2 (make pact-js), and two written by hand to specification v2 and v3 in the shapes
+// pact-go v1 and pact-jvm write. The ids in their paths are mapped to animals the replay
+// creates; a listing whose matchers ask for an animal gets one.
 func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
-	for _, file := range []string{"pact-js-web-petstore.json", "v2-go-client.json", "v3-jvm-client.json"} {
+	for _, file := range []string{"pact-js-web-petstore.json", "pact-js-v3-web-petstore.json", "pact-js-v2-web-petstore.json",
+		"v2-go-client.json", "v3-jvm-client.json"} {
 		t.Run(file, func(t *testing.T) {
 			p, err := pact.ReadFile("../../../testdata/pact/" + file)
 			require.NoError(t, err)
