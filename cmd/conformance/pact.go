@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/diff"
 	"github.com/petstore/petstore/conformance/pact"
 	"github.com/petstore/petstore/conformance/pact/check"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
-	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -54,18 +57,44 @@ func readPacts(cmd string, files []string) ([]check.Contract, error) {
 	return out, nil
 }
 
-// consumerBreaks writes the consumer interactions the change from old to neu breaks; one
-// broken interaction fails the command, --allow-breaking or not: a consumer relies on it.
-func consumerBreaks(e env, old, neu *openapi3.T, contracts []check.Contract) error {
+// consumerBreaks are the consumer interactions the change from old to neu breaks, nil
+// without contracts.
+func consumerBreaks(old, neu *openapi3.T, contracts []check.Contract) (*check.Consumers, error) {
+	if len(contracts) == 0 {
+		return nil, nil
+	}
 	bs, err := check.Breaks(old, neu, contracts)
 	if err != nil {
-		return cli.Usagef("conformance diff: %v", err)
+		return nil, cli.Usagef("conformance diff: %v", err)
 	}
-	if err := check.WriteBreaks(e.stdout, bs, contracts); err != nil {
-		return cli.Usagef("conformance diff: %v", err)
+	c := check.Summary(bs, contracts)
+	return &c, nil
+}
+
+// writeDiffJSON writes diff's JSON report, with a "consumers" member after its own when
+// --pact was given.
+func writeDiffJSON(w io.Writer, files []string, changes []diff.Change, consumers *check.Consumers) error {
+	if consumers == nil {
+		return diff.WriteJSON(w, files[0], files[1], changes)
 	}
-	if len(bs) > 0 {
-		return cli.Failed("conformance diff: the change breaks %s", words.Plural(len(bs), "consumer interaction"))
+	var own, out bytes.Buffer
+	if err := diff.WriteJSON(&own, files[0], files[1], changes); err != nil {
+		return err
 	}
-	return nil
+	extra, err := json.Marshal(consumers)
+	if err != nil {
+		return err
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, own.Bytes()); err != nil {
+		return err
+	}
+	merged := append(bytes.TrimSuffix(compact.Bytes(), []byte("}")), []byte(`,"consumers":`)...)
+	merged = append(append(merged, extra...), '}')
+	if err := json.Indent(&out, merged, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
 }

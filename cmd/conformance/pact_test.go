@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +48,25 @@ func TestDiffByConsumer(t *testing.T) {
 	assert.Contains(t, out, "  BREAKS  pact-js-web interaction 1 \"a list of at most 100 available animals\"")
 	assert.Contains(t, out, `parameter "limit" in query: number must be at most 50`)
 	assert.Contains(t, errOut, "conformance diff: the change breaks 1 consumer interaction")
+
+	code, out, _ = runMain(t, nil, "diff", base, max50, "--pact", pactJS, "--format", "json")
+	assert.Equal(t, 1, code)
+	var rep struct {
+		Breaking  int
+		Consumers struct {
+			Pacts, Interactions int
+			Breaks              []struct {
+				Consumer    string
+				Interaction int
+				Reasons     []string
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	assert.Equal(t, 1, rep.Breaking, "diff's own report, unchanged")
+	assert.Equal(t, 4, rep.Consumers.Interactions)
+	require.Len(t, rep.Consumers.Breaks, 1)
+	assert.Equal(t, 1, rep.Consumers.Breaks[0].Interaction)
 
 	min2 := writeSpec(t, func(s string) string { return strings.Replace(s, "minimum: 1\n", "minimum: 2\n", 1) })
 	code, out, _ = runMain(t, nil, "diff", base, min2, "--pact", pactJS, "--allow-breaking")

@@ -91,8 +91,6 @@ func diffCommand(_ context.Context, e env, args []string) error {
 		return cli.Usagef("conformance diff: only one of BASE and HEAD can be read from stdin")
 	case *format != "text" && *format != "json":
 		return cli.Usagef("conformance diff: --format %q: want text or json", *format)
-	case len(pacts) > 0 && *format != "text":
-		return cli.Usagef("conformance diff: --pact reports in text only")
 	}
 	contracts, err := readPacts("diff", pacts)
 	if err != nil {
@@ -108,18 +106,21 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance diff: %s", strings.TrimPrefix(err.Error(), "diff: "))
 	}
+	consumers, err := consumerBreaks(docs[0], docs[1], contracts)
+	if err != nil {
+		return err
+	}
 	if *format == "json" {
-		err = diff.WriteJSON(e.stdout, files[0], files[1], changes)
-	} else {
-		err = diff.WriteText(e.stdout, changes)
+		err = writeDiffJSON(e.stdout, files, changes, consumers)
+	} else if err = diff.WriteText(e.stdout, changes); err == nil && consumers != nil {
+		err = consumers.WriteText(e.stdout)
 	}
 	if err != nil {
 		return cli.Usagef("conformance diff: %v", err)
 	}
-	if len(contracts) > 0 {
-		if err := consumerBreaks(e, docs[0], docs[1], contracts); err != nil {
-			return err
-		}
+	if consumers != nil && len(consumers.Breaks) > 0 {
+		// A consumer relies on it: --allow-breaking or not.
+		return cli.Failed("conformance diff: the change breaks %s", words.Plural(len(consumers.Breaks), "consumer interaction"))
 	}
 	if n := diff.Breaking(changes); n > 0 && !*allow {
 		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))

@@ -17,13 +17,32 @@ import (
 
 // Break is a consumer interaction that a new description breaks.
 type Break struct {
-	File        string
-	Consumer    string
-	Index       int // from 1, in the file
-	Description string
+	File        string `json:"file"`
+	Consumer    string `json:"consumer"`
+	Index       int    `json:"interaction"` // from 1, in the file
+	Description string `json:"description"`
 	// Reasons say what the new description does to the interaction: refuses its request, no
 	// longer documents the status it expects, drops or changes a field it reads.
-	Reasons []string
+	Reasons []string `json:"reasons"`
+}
+
+// Consumers is what diff --pact reports: how much it checked, and what breaks.
+type Consumers struct {
+	Pacts        int     `json:"pacts"`
+	Interactions int     `json:"interactions"`
+	Breaks       []Break `json:"breaks"`
+}
+
+// Summary counts the contracts checked for bs.
+func Summary(bs []Break, contracts []Contract) Consumers {
+	c := Consumers{Pacts: len(contracts), Breaks: bs}
+	for _, ct := range contracts {
+		c.Interactions += len(ct.Pact.Interactions)
+	}
+	if c.Breaks == nil {
+		c.Breaks = []Break{}
+	}
+	return c
 }
 
 // Breaks names, statically, the interactions of the contracts that the change from old to
@@ -169,21 +188,17 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-// WriteBreaks writes the breaks as text: one line per interaction and one per reason, or
-// the line that none is broken.
-func WriteBreaks(w io.Writer, bs []Break, contracts []Contract) error {
-	n := 0
-	for _, c := range contracts {
-		n += len(c.Pact.Interactions)
-	}
+// WriteText writes the breaks as text: one line per interaction and one per reason, or the
+// line that none is broken.
+func (c Consumers) WriteText(w io.Writer) error {
 	var b strings.Builder
-	of := words.Plural(n, "interaction") + " of " + words.Plural(len(contracts), "pact")
-	if len(bs) == 0 {
+	of := words.Plural(c.Interactions, "interaction") + " of " + words.Plural(c.Pacts, "pact")
+	if len(c.Breaks) == 0 {
 		fmt.Fprintf(&b, "consumers: the change breaks none of the %s\n", of)
 	} else {
-		fmt.Fprintf(&b, "consumers: the change breaks %d of the %s\n", len(bs), of)
+		fmt.Fprintf(&b, "consumers: the change breaks %d of the %s\n", len(c.Breaks), of)
 	}
-	for _, br := range bs {
+	for _, br := range c.Breaks {
 		fmt.Fprintf(&b, "  BREAKS  %s interaction %d %q (%s)\n", br.Consumer, br.Index, br.Description, br.File)
 		for _, r := range br.Reasons {
 			fmt.Fprintf(&b, "          %s\n", r)
