@@ -19,7 +19,13 @@ func TestPactVerify(t *testing.T) {
 	code, out, errOut := runMain(t, nil, "pact", "verify", pactJS, "../../testdata/pact/v3-jvm-client.json")
 	assert.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "\n4.1 List all animals\n  pass   MUST    pact/pact-js-web/1  pact-js-web's interaction \"a list of at most 100 available animals\"\n")
-	assert.Regexp(t, `\n6 rules: 6 pass, 0 fail, .*: CONFORMING\n$`, out)
+	assert.Contains(t, out, "- ADVISORY: the consumer relies on getPet, which is deprecated and is removed on 2030-12-05: it should move to listPets\n")
+	assert.Regexp(t, `\n6 rules: 3 pass, 0 fail, 3 warn, 0 skip, 0 error; .*: CONFORMING\n$`, out)
+
+	// From getPet's removal date, a consumer that relies on it is broken.
+	code, out, _ = runMain(t, nil, "pact", "verify", pactJS, "--now", "2031-01-01")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "- MUST: the consumer relies on getPet, which the description removes on 2030-12-05; it must move to listPets\n")
 
 	// A provider that lets requests without a key in breaks the v2 pact's 401 interaction.
 	code, out, _ = runMain(t, nil, "pact", "verify", "../../testdata/pact/v2-go-client.json", "--base-url", openReference(t, true), "--api-key", key)

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/routers"
 
@@ -59,7 +60,7 @@ func Rules(f *spec.Facts, contracts []Contract) ([]rules.Rule, error) {
 				Section:  fmt.Sprintf("%s; pact %s, interaction %d", sectionOf(it.op), c.File, i+1),
 				Severity: rules.Must,
 				Title:    fmt.Sprintf("%s's interaction %q", c.Pact.Consumer, in.Description),
-				Op:       it.op.ID,
+				Op:       ruleOp(it.op),
 				Creates:  it.creates(),
 				Unsafe:   it.op.Method != http.MethodGet && it.op.Method != http.MethodHead,
 				Open:     it.open,
@@ -68,6 +69,16 @@ func Rules(f *spec.Facts, contracts []Contract) ([]rules.Rule, error) {
 		}
 	}
 	return out, nil
+}
+
+// ruleOp is the operation a rule names for the runner: none for one with a removal date,
+// which the runner would skip from that date on, where a consumer that still relies on it
+// is broken (check says so).
+func ruleOp(op spec.Operation) string {
+	if !op.Sunset.IsZero() {
+		return ""
+	}
+	return op.ID
 }
 
 // sectionOf is the document's section of an operation: the heading its summary repeats
@@ -194,6 +205,21 @@ func newPet(f *spec.Facts, fields map[string]any) map[string]any {
 
 // check replays the interaction through c and judges the answer.
 func (it interaction) check(c *rules.Check) {
+	if op := it.op; op.Deprecated {
+		removal, replaced := "", op.ReplacedBy
+		if !op.Sunset.IsZero() {
+			removal = " and is removed on " + op.Sunset.Format(time.DateOnly)
+		}
+		if replaced == "" {
+			replaced = "another operation"
+		}
+		if op.Gone(c.Now) {
+			c.Expectf(op.ID, "removed on "+op.Sunset.Format(time.DateOnly),
+				"the consumer relies on %s, which the description removes on %s; it must move to %s", op.ID, op.Sunset.Format(time.DateOnly), replaced)
+			return
+		}
+		c.ExpectAtf(rules.Advisory, "", "", "the consumer relies on %s, which is deprecated%s: it should move to %s", op.ID, removal, replaced)
+	}
 	path := it.tmpl
 	var stored map[string][]string // what the replay created, which a 2xx must hold
 	var id string                  // the id a path parameter takes instead of the recorded one

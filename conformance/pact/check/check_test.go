@@ -79,10 +79,11 @@ func verify(t *testing.T, p *pact.Pact, target conformance.Target) *conformance.
 	return rep
 }
 
+// failed are the results that fail the verification (a deprecated operation only warns).
 func failed(rep *conformance.Report) []string {
 	var out []string
 	for _, r := range rep.Results {
-		if r.Status != conformance.Pass {
+		if r.Status != conformance.Pass && r.Status != conformance.Warn {
 			out = append(out, r.ID+": "+r.Reason)
 		}
 	}
@@ -249,4 +250,28 @@ func TestPathsWithoutTheBasePath(t *testing.T) {
 	rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
 	assert.Empty(t, failed(rep))
 	assert.Len(t, rep.Results, 2)
+}
+
+// A consumer that relies on getPet is warned while it is deprecated, and broken once the
+// description's removal date is reached, whatever the provider answers.
+func TestARemovedOperationBreaksTheConsumer(t *testing.T) {
+	p := recordPact(t)
+	s := referencetest.Start(t, referencetest.Options{})
+	rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
+	assert.Equal(t, conformance.Warn, rep.Results[2].Status)
+	assert.Contains(t, rep.Results[2].Reason, "ADVISORY: the consumer relies on getPet, which is deprecated and is removed on 2030-12-05: it should move to listPets")
+
+	doc, err := spec.Load()
+	require.NoError(t, err)
+	f, err := spec.ReadFacts(doc)
+	require.NoError(t, err)
+	rs, err := check.Rules(f, []check.Contract{{File: "web.json", Pact: p}})
+	require.NoError(t, err)
+	rep, err = conformance.Run(context.Background(), conformance.Target{BaseURL: s.URL, APIKey: s.APIKey},
+		conformance.Options{Spec: doc, Facts: f, Rules: rs, Workers: 1, Wait: instant, Now: time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"pact/web/3: the consumer relies on getPet, which the description removes on 2030-12-05; it must move to listPets",
+		"pact/web/4: the consumer relies on getPet, which the description removes on 2030-12-05; it must move to listPets",
+	}, failed(rep))
 }
