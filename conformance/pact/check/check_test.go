@@ -68,13 +68,19 @@ func instant(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 // verify runs the pact's interactions against target, as conformance pact verify does.
 func verify(t *testing.T, p *pact.Pact, target conformance.Target) *conformance.Report {
 	t.Helper()
+	return verifyAt(t, p, target, time.Time{})
+}
+
+// verifyAt is verify with the run's clock at now (zero: the wall clock).
+func verifyAt(t *testing.T, p *pact.Pact, target conformance.Target, now time.Time) *conformance.Report {
+	t.Helper()
 	doc, err := spec.Load()
 	require.NoError(t, err)
 	f, err := spec.ReadFacts(doc)
 	require.NoError(t, err)
 	rs, err := check.Rules(f, []check.Contract{{File: "web.json", Pact: p}})
 	require.NoError(t, err)
-	rep, err := conformance.Run(context.Background(), target, conformance.Options{Spec: doc, Facts: f, Rules: rs, Workers: 1, Wait: instant})
+	rep, err := conformance.Run(context.Background(), target, conformance.Options{Spec: doc, Facts: f, Rules: rs, Workers: 1, Wait: instant, Now: now})
 	require.NoError(t, err)
 	return rep
 }
@@ -261,15 +267,7 @@ func TestARemovedOperationBreaksTheConsumer(t *testing.T) {
 	assert.Equal(t, conformance.Warn, rep.Results[2].Status)
 	assert.Contains(t, rep.Results[2].Reason, "ADVISORY: the consumer relies on getPet, which is deprecated and is removed on 2030-12-05: it should move to listPets")
 
-	doc, err := spec.Load()
-	require.NoError(t, err)
-	f, err := spec.ReadFacts(doc)
-	require.NoError(t, err)
-	rs, err := check.Rules(f, []check.Contract{{File: "web.json", Pact: p}})
-	require.NoError(t, err)
-	rep, err = conformance.Run(context.Background(), conformance.Target{BaseURL: s.URL, APIKey: s.APIKey},
-		conformance.Options{Spec: doc, Facts: f, Rules: rs, Workers: 1, Wait: instant, Now: time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)})
-	require.NoError(t, err)
+	rep = verifyAt(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey}, time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC))
 	assert.Equal(t, []string{
 		"pact/web/3: the consumer relies on getPet, which the description removes on 2030-12-05; it must move to listPets",
 		"pact/web/4: the consumer relies on getPet, which the description removes on 2030-12-05; it must move to listPets",
