@@ -7,9 +7,15 @@ REDOCLY   := @redocly/cli@2.77.0
 PRISM_DIR := .tools/prism
 PRISM_BIN := $(PRISM_DIR)/node_modules/.bin/prism
 PRISM     := @stoplight/prism-cli@5.14.2
+# The Pact Foundation's tools (docs/pact.md): pact-cli's platform package carries the Rust
+# pact_verifier binary itself, so nothing is downloaded beyond npm.
+PACT_DIR      := .tools/pact
+PACT_CLI      := @pact-foundation/pact-cli@18.1.2
+PACT_VERIFIER := $(PACT_DIR)/node_modules/.bin/pact-verifier
+PACT_JS_DIR   := .tools/pact-js
 BENCHFLAGS ?=
 
-.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs
+.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs pact-verify pact-js
 
 all: build
 
@@ -138,6 +144,28 @@ explore-mutants:
 # reported and skipped. ZOOFLAGS=-update records new failures as unjudged.
 zoo:
 	$(GO) run ./zoo/cmd/zoo $(ZOOFLAGS)
+
+# The Pact Foundation's verifier verifies a pact the reference wrote (and the pact-js
+# fixture) against the reference. Needs npm; make test does not.
+$(PACT_VERIFIER):
+	mkdir -p $(PACT_DIR)
+	cd $(PACT_DIR) && ([ -f package.json ] || npm init -y >/dev/null)
+	cd $(PACT_DIR) && npm install --no-audit --no-fund $(PACT_CLI)
+
+pact-verify: build $(PACT_VERIFIER)
+	sh scripts/pact-verify.sh bin/petstore $(PACT_VERIFIER)
+
+# testdata/pact/pact-js-*.json (specification v4, v3 and v2), written by the Pact Foundation's
+# JS library (@pact-foundation/pact, pinned in scripts/pact-js/package.json) from the consumer
+# test in scripts/pact-js/consumer.mjs. Needs npm; the fixtures are committed, and Go tests
+# read and verify them.
+pact-js:
+	mkdir -p $(PACT_JS_DIR)/out
+	cp scripts/pact-js/package.json scripts/pact-js/consumer.mjs $(PACT_JS_DIR)/
+	cd $(PACT_JS_DIR) && npm install --no-audit --no-fund
+	rm -f $(PACT_JS_DIR)/out/*.json
+	cd $(PACT_JS_DIR) && PACT_DO_NOT_TRACK=true node consumer.mjs out
+	cp $(PACT_JS_DIR)/out/pact-js-*.json testdata/pact/
 
 # docs/zoo.md from zoo/verdicts.json (a test fails when it is stale).
 zoo-docs:

@@ -24,12 +24,12 @@ const module = "github.com/petstore/petstore/"
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
 	{"internal/words"},
-	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit"},
+	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "conformance/pact"},
 	{"reference", "conformance/report", "internal/document"},
 	{"conformance/judge"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
-	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy"},
+	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy", "conformance/pact/check"},
 	{"conformance/mutants", "conformance/explore/seqmutants", "zoo", "bench/", "e2e", "examples/"},
 }
 

@@ -81,6 +81,9 @@ type Options struct {
 	// masked, and the sha256 of the spec file it read); the harness version, the seed and a
 	// missing spec hash are filled in.
 	Provenance *report.Provenance
+	// Rules, when set, are run instead of the catalogue (conformance pact verify runs a
+	// consumer contract's interactions); Only, Skip and the waivers apply to them.
+	Rules []Rule
 	// Finished, if set, is called with each rule's result once it is final (waivers
 	// applied), in catalogue order, one call at a time: n counts from 1 to total.
 	Finished func(n, total int, res Result)
@@ -224,8 +227,11 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	if opts.Fuzz < 0 {
 		return nil, fmt.Errorf("conformance: --fuzz %d: want a number of combinations, 0 or more", opts.Fuzz)
 	}
-	all := rules.All(f)
-	if opts.Fuzz > 0 {
+	all := opts.Rules
+	if all == nil {
+		all = rules.All(f)
+	}
+	if opts.Fuzz > 0 && opts.Rules == nil {
 		all = append(all, rules.Fuzz(f, opts.Fuzz)...)
 	}
 	rules, err := Select(all, opts.Only, opts.Skip)

@@ -21,7 +21,7 @@ type Double struct {
 	RateLimit int
 	// Journal is how many recent requests are kept for GET /_admin/requests and
 	// Server.Requests; it also turns on the client report (GET /_admin/report,
-	// Server.Report). 0 records nothing.
+	// Server.Report) and the pact (GET /_admin/pact, Server.Pact). 0 records nothing.
 	Journal int
 	// Sleep waits for a delay or the latency; nil waits on a timer that stops early when the
 	// request is cancelled. Tests inject one that records what it was asked.

@@ -144,7 +144,7 @@ func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, 
 }
 
 // adminRoutes adds the endpoints under /_admin/, each for the admin key only.
-func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string) error {
+func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string, keys *keySet) error {
 	admin, err := newKeySet([]string{adminKey})
 	if err != nil {
 		return fmt.Errorf("reference: admin key: %w", err)
@@ -168,6 +168,7 @@ func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string) er
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	})}
+	extras["/_admin/pact/state"] = srv.pactStateRoute(admin, keys)
 	extras["/_admin/clock"] = extraRoute{
 		http.MethodGet:  only(srv.getClock),
 		http.MethodPost: only(srv.setClock),
@@ -191,6 +192,7 @@ func (srv *Server) adminRoutes(extras map[string]extraRoute, adminKey string) er
 		}),
 	}
 	extras["/_admin/report"] = extraRoute{http.MethodGet: only(srv.getReport)}
+	extras["/_admin/pact"] = extraRoute{http.MethodGet: only(srv.getPact)}
 	return nil
 }
 

@@ -93,8 +93,8 @@ func (fs *fuzzServers) allowed(r *http.Request) []int {
 	case r.Method == http.MethodDelete && r.URL.Path == "/_admin/requests":
 		out = append(out, http.StatusNoContent)
 	case slices.Contains([]string{http.MethodGet, http.MethodHead, http.MethodPost}, r.Method) &&
-		slices.Contains([]string{"/_admin/clock", "/_admin/requests", "/_admin/report"}, r.URL.Path):
-		out = append(out, http.StatusOK) // POST only on the clock; elsewhere it gets a 405
+		slices.Contains([]string{"/_admin/clock", "/_admin/requests", "/_admin/report", "/_admin/pact", "/_admin/pact/state"}, r.URL.Path):
+		out = append(out, http.StatusOK) // POST only on the clock and a pact's state; elsewhere it gets a 405
 	case r.Method == http.MethodOptions && r.Header.Get("Origin") != "":
 		out = append(out, http.StatusNoContent) // a CORS preflight
 	}

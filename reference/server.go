@@ -94,7 +94,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 		}},
 	}
 	if cfg.AdminKey != "" {
-		if err := srv.adminRoutes(extras, cfg.AdminKey); err != nil {
+		if err := srv.adminRoutes(extras, cfg.AdminKey, keys); err != nil {
 			return nil, err
 		}
 	}

@@ -73,6 +73,11 @@ func commands() []command {
 			"Prints one line per violation; on Ctrl-C, the summary. Exit 1 if any exchange broke the spec.", proxyCommand},
 		{"check-har", "FILE.har [flags]", "check recorded traffic (a HAR file) against the spec",
 			"Exit 1 on a violation; 2 when the file holds nothing under the base path.", checkHARCommand},
+		{"pact", "verify FILE... [flags]", "verify consumer contracts (Pact files) against a service, judged by the document",
+			"Replays each interaction as run sends its rules (the flags are run's), the path ids mapped to animals\n" +
+				"the replay creates, and judges each answer by the document and by the pact's matchers. Pact files\n" +
+				"of specification 2 to 4 are read. Exit 0: every interaction holds; 1: one does not; 2: the\n" +
+				"verification could not be made.", pactCommand},
 		{"explore", "[flags]", "random concurrent sequences checked against a model of the document; shrinks what fails", "", exploreCommand},
 		{"replay", "FILE [flags]", "run a replay file that explore wrote, to see whether its finding reproduces",
 			"It replays against the target the file records (PETSTORE_BASE_URL is not read), or against a fresh\n" +

@@ -107,6 +107,12 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, args, e); err != nil {
 		return err
 	}
+	return f.run(ctx, e, fs, nil)
+}
+
+// run makes the run the flags ask for. catalogue, when set, gives the rules to run instead
+// of the rule catalogue (conformance pact verify).
+func (f *runFlags) run(ctx context.Context, e env, fs *flag.FlagSet, catalogue func(*spec.Facts) ([]rules.Rule, error)) error {
 	if err := f.check(); err != nil {
 		return err
 	}
@@ -116,7 +122,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	// From here on, a run that cannot be made still writes the reports asked for, with the
 	// reason, so that a CI job always has its artifacts.
 	notRun := func(err error) error {
-		writeReports(e, f, write, conformance.NotRunReport(target, opts, err), true)
+		writeReports(e, *f, write, conformance.NotRunReport(target, opts, err), true)
 		return cli.Usagef("%v", err)
 	}
 	if err != nil {
@@ -127,6 +133,12 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	all := rules.All(opts.Facts)
 	if opts.Fuzz > 0 {
 		all = append(all, rules.Fuzz(opts.Facts, opts.Fuzz)...)
+	}
+	if catalogue != nil {
+		if all, err = catalogue(opts.Facts); err != nil {
+			return notRun(err)
+		}
+		opts.Rules = all
 	}
 	selected, err := conformance.Select(all, opts.Only, opts.Skip)
 	if err != nil {
@@ -140,7 +152,7 @@ func runCommand(ctx context.Context, e env, args []string) error {
 		defer stop()
 	}
 	if target.Client, err = conformance.NewClient(conformance.ClientOptions{Timeout: f.timeout, CACertFile: f.caCert, Insecure: f.insecure}); err != nil {
-		return notRun(fmt.Errorf("conformance run: %w", err))
+		return notRun(fmt.Errorf("conformance %s: %w", fs.Name(), err))
 	}
 	var done func()
 	opts.Progress, opts.Finished, done = progress(e, ids(selected))
@@ -151,12 +163,12 @@ func runCommand(ctx context.Context, e env, args []string) error {
 	}
 	if err != nil {
 		// Stopped before its end: the reports hold what was judged, and the one line why.
-		if werr := writeReports(e, f, write, rep, false); werr != nil {
+		if werr := writeReports(e, *f, write, rep, false); werr != nil {
 			return werr
 		}
 		return cli.Usagef("conformance: cannot judge %s: %s", rep.Target, rep.GateFailures[len(rep.GateFailures)-1].Message)
 	}
-	if err := writeReports(e, f, write, rep, false); err != nil {
+	if err := writeReports(e, *f, write, rep, false); err != nil {
 		return err
 	}
 	return runVerdict(e, rep)

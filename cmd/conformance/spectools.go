@@ -126,6 +126,8 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	allow := fs.Bool("allow-breaking", false, "report breaking changes but exit 0")
 	format := fs.String("format", "text", "output `format`: text or json")
+	var pacts globList
+	fs.Var(&pacts, "pact", "also name the interactions of these consumer contracts (Pact `FILE`s) the change breaks; exit 1 if one breaks (repeatable)")
 	files, err := parseArgs(fs, args, e)
 	if err != nil {
 		return err
@@ -138,6 +140,10 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	case *format != "text" && *format != "json":
 		return cli.Usagef("conformance diff: --format %q: want text or json", *format)
 	}
+	contracts, err := readPacts("diff", pacts)
+	if err != nil {
+		return err
+	}
 	var docs [2]*openapi3.T
 	for i, name := range files {
 		if docs[i], err = readDiffSpec(name, e.stdin); err != nil {
@@ -148,13 +154,21 @@ func diffCommand(_ context.Context, e env, args []string) error {
 	if err != nil {
 		return cli.Usagef("conformance diff: %s", strings.TrimPrefix(err.Error(), "diff: "))
 	}
+	consumers, err := consumerBreaks(docs[0], docs[1], contracts)
+	if err != nil {
+		return err
+	}
 	if *format == "json" {
-		err = diff.WriteJSON(e.stdout, files[0], files[1], changes)
-	} else {
-		err = diff.WriteText(e.stdout, changes)
+		err = writeDiffJSON(e.stdout, files, changes, consumers)
+	} else if err = diff.WriteText(e.stdout, changes); err == nil && consumers != nil {
+		err = consumers.WriteText(e.stdout)
 	}
 	if err != nil {
 		return cli.Usagef("conformance diff: %v", err)
+	}
+	if consumers != nil && len(consumers.Breaks) > 0 {
+		// A consumer relies on it: --allow-breaking or not.
+		return cli.Failed("conformance diff: the change breaks %s", words.Plural(len(consumers.Breaks), "consumer interaction"))
 	}
 	if n := diff.Breaks(changes); n > 0 && !*allow {
 		return cli.Failed("conformance diff: %s (--allow-breaking to report without failing)", words.Plural(n, "breaking change"))

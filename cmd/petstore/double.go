@@ -28,6 +28,7 @@ type doubleFlags struct {
 	journalSet   bool // --journal was given
 	clientReport string
 	vary         uint64
+	pact         pactFlags
 }
 
 func (d *doubleFlags) flags(fs *flag.FlagSet) {
@@ -36,9 +37,10 @@ func (d *doubleFlags) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&d.latency, "latency", 0, "delay every answer of the API by this `duration`")
 	fs.Float64Var(&d.failRate, "fail-rate", 0, "answer this `share` (0 to 1) of API requests 503 with Retry-After")
 	fs.StringVar(&d.rateLimit, "rate-limit", "", "answer at most `N/s` API requests per second; 429 with Retry-After beyond")
-	fs.IntVar(&d.journal, "journal", 1000, "keep the last `N` requests for GET /_admin/requests (with --admin-key or --client-report; 0: none)")
+	fs.IntVar(&d.journal, "journal", 1000, "keep the last `N` requests for GET /_admin/requests (with --admin-key, --client-report or --pact; 0: none)")
 	fs.Uint64Var(&d.vary, "vary", 0, "take the open choices this `seed` picks (ids, order, short pages, names, headers, chunked, jitter, 429/503); 0: none")
 	fs.StringVar(&d.clientReport, "client-report", "", "at shutdown, write the client report to this `file` (.json: JSON, else Markdown; -: stdout)")
+	d.pact.flags(fs)
 }
 
 // config fills the Double of cfg (and its clock) from the flags; adminKey says whether the
@@ -69,7 +71,7 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 		}
 		cfg.Double.RateLimit = n
 	}
-	if adminKey || d.clientReport != "" {
+	if adminKey || d.clientReport != "" || d.pact.file != "" {
 		cfg.Double.Journal = d.journal
 	} else if d.journalSet && d.journal > 0 {
 		return fmt.Errorf("--journal keeps requests for GET /_admin/requests or the client report: add --admin-key or --client-report")
@@ -77,21 +79,29 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	if d.clientReport != "" && d.journal == 0 {
 		return fmt.Errorf("--client-report needs a journal; drop --journal 0")
 	}
+	if err := d.pact.check(d.journal); err != nil {
+		return err
+	}
 	return d.checkClientReport()
 }
 
 // checkClientReport refuses at start a --client-report the server could not write at
 // shutdown (a missing directory, no permission, a directory), when the report would be lost.
 func (d *doubleFlags) checkClientReport() error {
-	if d.clientReport == "" || d.clientReport == "-" {
+	return checkWritable("--client-report", d.clientReport)
+}
+
+// checkWritable refuses at start a file named by flag that could not be written at shutdown.
+func checkWritable(flag, file string) error {
+	if file == "" || file == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(d.clientReport); err == nil && fi.IsDir() {
-		return fmt.Errorf("--client-report %s is a directory", d.clientReport)
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s is a directory", flag, file)
 	}
-	f, err := os.CreateTemp(filepath.Dir(d.clientReport), ".petstore-client-report-*")
+	f, err := os.CreateTemp(filepath.Dir(file), ".petstore-client-report-*")
 	if err != nil {
-		return fmt.Errorf("--client-report %s cannot be written: %w", d.clientReport, errors.Unwrap(err))
+		return fmt.Errorf("%s %s cannot be written: %w", flag, file, errors.Unwrap(err))
 	}
 	name := f.Name()
 	f.Close()

@@ -150,6 +150,8 @@ func TestDoubleFlagErrors(t *testing.T) {
 		"report nowhere":   {[]string{"--client-report", filepath.Join(dir, "missing", "r.json")}, "--client-report " + filepath.Join(dir, "missing", "r.json") + " cannot be written"},
 		"report a dir":     {[]string{"--client-report", dir}, "--client-report " + dir + " is a directory"},
 		"dash style":       {[]string{"--scenarios=maybe"}, "for --scenarios:"},
+		"pact, no room":    {[]string{"--pact", "-", "--journal", "0"}, "--pact needs a journal"},
+		"pact nowhere":     {[]string{"--pact", filepath.Join(dir, "missing", "p.json")}, "--pact " + filepath.Join(dir, "missing", "p.json") + " cannot be written"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := run(context.Background(), append([]string{"petstore", "serve"}, tc.args...),

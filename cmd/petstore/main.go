@@ -199,6 +199,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if rerr := o.double.writeClientReport(srv, stdout); rerr != nil && err == nil {
 		err = cli.Failed("petstore: %v", rerr)
 	}
+	if rerr := o.double.pact.write(srv, stdout); rerr != nil && err == nil {
+		err = cli.Failed("petstore: %v", rerr)
+	}
 	return err
 }
 
