@@ -24,7 +24,7 @@ const module = "github.com/petstore/petstore/"
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
 	{"internal/words"},
-	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "conformance/pact"},
+	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
 	{"reference", "conformance/report", "internal/document"},
 	{"conformance/judge"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},

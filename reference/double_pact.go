@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/spec"
 )
 

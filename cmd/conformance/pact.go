@@ -9,7 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/diff"
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/conformance/pact/check"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"

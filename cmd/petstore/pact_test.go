@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 )
 
 // --pact: at shutdown the client's distinct requests are a Pact v4 file, the key replaced by

@@ -10,7 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/judge"
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/spec"
 )

@@ -20,7 +20,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/judge"
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/spec"

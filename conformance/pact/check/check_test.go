@@ -20,8 +20,8 @@ import (
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/conformance/explore/seqmutants"
 	"github.com/petstore/petstore/conformance/mutants"
-	"github.com/petstore/petstore/conformance/pact"
 	"github.com/petstore/petstore/conformance/pact/check"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/referencetest"
 	"github.com/petstore/petstore/spec"
@@ -177,7 +177,10 @@ func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			p, err := pact.ReadFile("../../../testdata/pact/" + file)
 			require.NoError(t, err)
-			s := referencetest.Start(t, referencetest.Options{})
+			// pact-js's v2 pact holds an interaction without a key (the 401), which the
+			// reference's client rules count against the client that sends it: here, the
+			// replay, on purpose.
+			s := referencetest.Start(t, referencetest.Options{AllowViolations: []string{reference.RuleAuthBearer}})
 			rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
 			assert.Empty(t, failed(rep))
 			assert.Len(t, rep.Results, len(p.Interactions))

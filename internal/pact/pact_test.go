@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/conformance/pact"
+	"github.com/petstore/petstore/internal/pact"
 )
 
 // Files of each version are read into one model: pact-js's of v4, v3 and v2 (make
