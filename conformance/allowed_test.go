@@ -34,8 +34,14 @@ var idField = regexp.MustCompile(`"id":(\d+)`)
 func bigIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if i := strings.LastIndex(r.URL.Path, "/"); i >= 0 {
-			if n, err := strconv.ParseInt(r.URL.Path[i+1:], 10, 64); err == nil && n >= snowflake {
-				r.URL.Path = r.URL.Path[:i+1] + strconv.FormatInt(n-snowflake, 10)
+			if n, err := strconv.ParseInt(r.URL.Path[i+1:], 10, 64); err == nil {
+				// Every id the server gives is at least snowflake: a smaller one (+1, say,
+				// which the reference reads as 1) names no animal of this server.
+				inner := int64(0)
+				if n >= snowflake {
+					inner = n - snowflake
+				}
+				r.URL.Path = r.URL.Path[:i+1] + strconv.FormatInt(inner, 10)
 				r.URL.RawPath = ""
 			}
 		}
