@@ -14,8 +14,11 @@ import (
 	"github.com/petstore/petstore/conformance"
 )
 
-// A fixed clock and seed: the two runs of the test send the same requests.
-var opts = conformance.Options{Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Seed: 14}
+// A fixed clock and seed: the two runs of the test send the same requests. The key's
+// combinations (hundreds of requests per operation, each alike for the proxy) are left to the
+// benchmark, which runs the default catalogue whole: the tests' four runs under the race
+// detector stay quick, and every other rule and family still runs side by side.
+var opts = conformance.Options{Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Seed: 14, Skip: []string{"*/cases-auth"}}
 
 // outcome is what a rule's result says about the target, without the addresses and times
 // that differ from one run to another.
@@ -35,7 +38,7 @@ func outcomes(rep *conformance.Report) []outcome {
 	return out
 }
 
-// TestSameThroughTheProxy: the default catalogue, generated cases included, judges the
+// TestSameThroughTheProxy: the catalogue, generated cases included, judges the
 // reference the same through the proxy as straight, and the proxy sees every request the
 // run counts.
 func TestSameThroughTheProxy(t *testing.T) {
@@ -87,6 +90,8 @@ func BenchmarkRunThroughDelay(b *testing.B) {
 	}
 	for _, delay := range delays {
 		b.Run("delay="+delay.String(), func(b *testing.B) {
+			opts := opts
+			opts.Skip = nil // the default catalogue, whole
 			var requests, most int64
 			for b.Loop() {
 				b.StopTimer()
