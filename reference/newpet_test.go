@@ -74,6 +74,7 @@ func TestLoadSeedErrors(t *testing.T) {
 		"missing.json":   `[{"name":"Rex"}]`,
 		"duplicate.json": `[{"name":"Rex","categoryId":1,"name":"Tom"}]`,
 		"typed.json":     `[{"name":"Rex","categoryId":"one"}]`,
+		"trailing.json":  `[{"name":"Rex","categoryId":1}] []`,
 	} {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
