@@ -277,9 +277,12 @@ func LoadSeed(path string) ([]NewPet, error) {
 			return nil, notArray(err)
 		}
 		// An id in a seed would be silently replaced by the one the store assigns, and a
-		// client test written against it would fail far from the cause: refuse it here.
+		// client test written against it would fail far from the cause: refuse it here. A key
+		// "id" is written with the letters id or with an escape; without either, there is none
+		// (decoding each entry once more for it was a fifth of the time of loading a seed).
 		var fields map[string]json.RawMessage
-		if json.Unmarshal(raw, &fields) == nil && fields["id"] != nil {
+		if (bytes.Contains(raw, []byte("id")) || bytes.Contains(raw, []byte(`\u`))) &&
+			json.Unmarshal(raw, &fields) == nil && fields["id"] != nil {
 			return nil, fmt.Errorf(`seed %s: entry %d: "id" is not accepted: the server numbers the animals 1, 2, 3 ... in file order; remove the field`, path, i)
 		}
 		p, err := decodeNewPet(raw)
