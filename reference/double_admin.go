@@ -21,7 +21,6 @@ import (
 type Server struct {
 	handler http.Handler
 	s       *server
-	seed    []NewPet
 	facts   *spec.Facts
 	clock   *clock     // nil without an admin key
 	rec     *recording // nil without a journal
@@ -85,9 +84,7 @@ func (srv *Server) SetNow(t time.Time) error {
 // Reset restores the seed, the clock as configured, and an empty journal, as
 // POST /_admin/reset does. Ids are not reused. The report keeps counting.
 func (srv *Server) Reset() error {
-	if err := srv.s.store.reset(srv.seed); err != nil {
-		return err
-	}
+	srv.s.store.restore()
 	if srv.clock != nil {
 		srv.clock.restore()
 	}

@@ -74,6 +74,7 @@ func TestLoadSeedErrors(t *testing.T) {
 		"missing.json":   `[{"name":"Rex"}]`,
 		"duplicate.json": `[{"name":"Rex","categoryId":1,"name":"Tom"}]`,
 		"typed.json":     `[{"name":"Rex","categoryId":"one"}]`,
+		"trailing.json":  `[{"name":"Rex","categoryId":1}] []`,
 	} {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
@@ -86,12 +87,14 @@ func TestLoadSeedErrors(t *testing.T) {
 
 // An id in a seed is refused with the reason, not silently replaced by the assigned one.
 func TestLoadSeedRefusesIDs(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ids.json")
-	require.NoError(t, os.WriteFile(path, []byte(`[{"name":"Rex","categoryId":1},{"id":7,"name":"Tom","categoryId":2}]`), 0o600))
-	_, err := LoadSeed(path)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `entry 1: "id" is not accepted`)
-	assert.Contains(t, err.Error(), "in file order")
+	for _, key := range []string{`"id"`, `"\u0069d"`} { // the same key, written two ways
+		path := filepath.Join(t.TempDir(), "ids.json")
+		require.NoError(t, os.WriteFile(path, []byte(`[{"name":"Rex","categoryId":1},{`+key+`:7,"name":"Tom","categoryId":2}]`), 0o600))
+		_, err := LoadSeed(path)
+		require.Error(t, err, key)
+		assert.Contains(t, err.Error(), `entry 1: "id" is not accepted`)
+		assert.Contains(t, err.Error(), "in file order")
+	}
 }
 
 // A lone surrogate escape would be stored as U+FFFD, a name the client never sent; a valid

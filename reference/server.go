@@ -57,7 +57,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{seed: cfg.Seed}
+	srv := &Server{} // the store keeps the seed, for reset, as records: not cfg.Seed
 	if cfg.AdminKey != "" {
 		// Only then can the clock move; otherwise it costs nothing on the way of a request.
 		srv.clock = &clock{base: cfg.Now}

@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,14 +34,85 @@ func (l *blocks[T]) add(v T) {
 
 func (l *blocks[T]) at(i int) T { return l.b[i/indexBlock][i%indexBlock] }
 
+func (l *blocks[T]) set(i int, v T) { l.b[i/indexBlock][i%indexBlock] = v }
+
+// bitset is a set of positions. Its summary has a bit per word, set when the word is not
+// zero, so that next skips 4096 absent positions per summary bit: a page of a status that
+// few animals have costs O(limit + positions/4096), however many animals are removed.
+type bitset struct {
+	words []uint64 // position i is a member when bit i%64 of words[i/64] is set
+	sum   []uint64 // bit w%64 of sum[w/64] is set when words[w] is not zero
+	n     int      // members
+}
+
+func (b *bitset) set(i int) {
+	w := i >> 6
+	for len(b.words) <= w {
+		b.words = append(b.words, 0)
+	}
+	for len(b.sum) <= w>>6 {
+		b.sum = append(b.sum, 0)
+	}
+	if b.words[w]&(1<<(i&63)) == 0 {
+		b.n++
+		b.words[w] |= 1 << (i & 63)
+		b.sum[w>>6] |= 1 << (w & 63)
+	}
+}
+
+func (b *bitset) clear(i int) {
+	if !b.has(i) {
+		return
+	}
+	w := i >> 6
+	b.n--
+	b.words[w] &^= 1 << (i & 63)
+	if b.words[w] == 0 {
+		b.sum[w>>6] &^= 1 << (w & 63)
+	}
+}
+
+func (b *bitset) has(i int) bool {
+	w := i >> 6
+	return w < len(b.words) && b.words[w]&(1<<(i&63)) != 0
+}
+
+// next returns the smallest member at or above i (i >= 0), or -1 when there is none.
+func (b *bitset) next(i int) int {
+	w := i >> 6
+	if w >= len(b.words) {
+		return -1
+	}
+	if x := b.words[w] >> (i & 63); x != 0 {
+		return i + bits.TrailingZeros64(x)
+	}
+	w++ // the first non-zero word above w, from the summary
+	for sw := w >> 6; sw < len(b.sum); sw++ {
+		x := b.sum[sw]
+		if sw == w>>6 {
+			x &= ^uint64(0) << (w & 63)
+		}
+		if x != 0 {
+			w = sw<<6 + bits.TrailingZeros64(x)
+			return w<<6 + bits.TrailingZeros64(b.words[w])
+		}
+	}
+	return -1
+}
+
 // content is what reset replaces in one step. An animal is a record in the arena: its
 // status index (1 byte, 0 = none), its category (varint), and its name already encoded as a
-// JSON string (uvarint length, bytes). Its id follows from its position (see id). That is
-// about 15 bytes plus the name, and 8 bytes of index (4 more in the index of its status).
+// JSON string (uvarint length, bytes). Its id follows from its position (see id), which is
+// never reused: a removed animal leaves its position out of live. That is about 5 bytes plus
+// the name, 8 bytes of index and a bit in live and in the set of its status.
 type content struct {
-	arena    [][]byte       // records, in blocks of at least arenaBlock bytes
+	// records, in blocks of at least arenaBlock bytes; the first sealed ones are the seed's,
+	// shared with the store's seed and every content reset to it, so never written.
+	arena    [][]byte
+	sealed   int
 	pets     blocks[uint64] // by position: block<<32 | offset of the record in arena
-	byStatus []blocks[int32]
+	live     bitset         // the positions of the animals stored (not removed)
+	byStatus []bitset       // by status index: the live positions with that status (0 is unused)
 	// The seed has ids 1..seeded; the animals created since the last reset follow from
 	// firstID, which is above every id assigned before, so that no id is ever reused.
 	seeded  int
@@ -52,9 +124,10 @@ type content struct {
 // pageCacheBytes bounds the encoded pages a content keeps (see pageCache).
 const pageCacheBytes = 4 << 20
 
-// pageCache keeps the encoding of full pages. Animals are only ever added, in id order, so
-// once the store (or one status) holds at least limit animals, its page of that limit is the
-// same bytes until a reset, which replaces the content and its cache with it. Encoding 100
+// pageCache keeps the encoding of full pages. Animals are added with ids above every id
+// stored, so once the store (or one status) holds at least limit animals, its page of that
+// limit is the same bytes until an animal is removed or replaced (which give the content a new,
+// empty cache) or a reset (which replaces the content and its cache with it). Encoding 100
 // animals was 8% of the server's CPU under GET /v1/pets?status=sold&limit=100 (issue 14).
 type pageCache struct {
 	m     sync.Map // pageKey → []byte, the JSON array
@@ -93,28 +166,49 @@ func (c *content) id(i int) int64 {
 	return c.firstID + int64(i-c.seeded)
 }
 
-// position returns the position of the animal with the given id, if there is one.
+// position returns the position of the animal with the given id, if one is stored.
 func (c *content) position(id int64) (int, bool) {
+	i := -1
 	switch {
 	case id >= 1 && id <= int64(c.seeded):
-		return int(id - 1), true
+		i = int(id - 1)
 	case id >= c.firstID && id-c.firstID < int64(c.pets.n-c.seeded):
-		return c.seeded + int(id-c.firstID), true
+		i = c.seeded + int(id-c.firstID)
 	}
-	return 0, false
+	return i, i >= 0 && c.live.has(i)
+}
+
+// record returns the record at position i (and what follows it in its block).
+func (c *content) record(i int) []byte {
+	loc := c.pets.at(i)
+	return c.arena[loc>>32][uint32(loc):]
+}
+
+// recordLen is the length of the record at the start of rec.
+func recordLen(rec []byte) int {
+	_, n := binary.Varint(rec[1:])
+	size, m := binary.Uvarint(rec[1+n:])
+	return 1 + n + m + int(size)
 }
 
 // store is the in-memory catalogue, safe for concurrent use. Ids are assigned from 1 upwards
-// and never reused, not even after a reset; listing is in insertion (= id) order. Each status has an index of
-// positions, so a list with a limit costs O(limit) with or without a status filter.
+// and never reused, not even after a reset; listing is in id order. Each status has a set of
+// positions, so a list with a limit costs about O(limit) with or without a status filter.
 //
-// Animals are immutable, and the store serves them as JSON, encoded by appendPetJSON: the
-// same bytes as json.Marshal(Pet). check, when set, validates that encoding once, before an
-// animal is stored; the encoding is a function of the record alone, so every later encoding
-// of that animal is the validated one.
+// Readers hold the read lock; only remove and replace change what was stored, under the
+// write lock. The store serves animals as JSON, encoded by appendPetJSON: the same bytes as
+// json.Marshal(Pet). check, when set, validates that encoding once, before an animal is
+// stored; the encoding is a function of the record and the id alone, so every later
+// encoding of that animal is the validated one.
+//
+// The seed is kept as its records only (about 15 bytes an animal), which every content reset
+// to it shares: no copy of the seed as NewPet values stays behind (issue 28).
 type store struct {
 	mu       sync.RWMutex
 	c        content
+	resetMu  sync.Mutex // one reset at a time: the seed and the content it makes go together
+	seed     [][]byte   // the seed's records in id order, in blocks capped at their length
+	seedN    int
 	statuses []string // statuses[0] is "" (no status), then the spec's values
 	quoted   []string // statuses as JSON strings
 	max      int
@@ -132,7 +226,7 @@ func newStore(statusValues []string, max int) *store {
 }
 
 func (s *store) empty() content {
-	return content{byStatus: make([]blocks[int32], len(s.statuses)), firstID: 1, pages: &pageCache{}}
+	return content{byStatus: make([]bitset, len(s.statuses)), firstID: 1, pages: &pageCache{}}
 }
 
 // statusIndex returns the index of a status value, or false when the spec does not define it.
@@ -184,9 +278,9 @@ func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
 	start := len(dst)
 	for {
 		s.mu.RLock()
-		n, id, epoch := s.c.pets.n, s.c.id(s.c.pets.n), s.c.epoch
+		n, id, epoch, stored := s.c.pets.n, s.c.id(s.c.pets.n), s.c.epoch, s.c.live.n
 		s.mu.RUnlock()
-		if n >= s.max {
+		if stored >= s.max {
 			return dst, 0, errStoreFull
 		}
 		dst = s.appendPetJSON(dst[:start], id, rec)
@@ -205,16 +299,31 @@ func (s *store) add(dst []byte, p NewPet) ([]byte, int64, error) {
 	}
 }
 
+// put stores rec at the next position.
 func (c *content) put(rec []byte) {
+	c.index(c.keep(rec), rec[0])
+}
+
+// keep copies rec into the arena and returns its location.
+func (c *content) keep(rec []byte) uint64 {
 	last := len(c.arena) - 1
-	if last < 0 || cap(c.arena[last])-len(c.arena[last]) < len(rec) {
+	if last < c.sealed || cap(c.arena[last])-len(c.arena[last]) < len(rec) {
 		c.arena = append(c.arena, make([]byte, 0, max(arenaBlock, len(rec))))
 		last++
 	}
 	off := len(c.arena[last])
 	c.arena[last] = append(c.arena[last], rec...)
-	c.byStatus[rec[0]].add(int32(c.pets.n))
-	c.pets.add(uint64(last)<<32 | uint64(off))
+	return uint64(last)<<32 | uint64(off)
+}
+
+// index makes the record at loc, of status st, the animal at the next position.
+func (c *content) index(loc uint64, st uint8) {
+	i := c.pets.n
+	c.pets.add(loc)
+	c.live.set(i)
+	if st != 0 {
+		c.byStatus[st].set(i)
+	}
 }
 
 // appendPetJSON appends the encoding of the record with the given id: byte for byte what
@@ -239,8 +348,7 @@ func (s *store) appendPetJSON(dst []byte, id int64, rec []byte) []byte {
 
 // appendAt appends the encoding of the animal at position i; the caller holds the lock.
 func (s *store) appendAt(dst []byte, i int) []byte {
-	loc := s.c.pets.at(i)
-	return s.appendPetJSON(dst, s.c.id(i), s.c.arena[loc>>32][uint32(loc):])
+	return s.appendPetJSON(dst, s.c.id(i), s.c.record(i))
 }
 
 // appendPet appends the encoding of the animal with the given id, if there is one.
@@ -261,19 +369,17 @@ func (s *store) appendList(dst []byte, limit int, status string) []byte {
 	defer s.mu.RUnlock()
 	var (
 		key pageKey
-		n   int
-		at  func(i int) int
+		set *bitset
 	)
 	switch st, ok := s.statusIndex(status); {
 	case status == "":
-		key, n, at = pageKey{-1, int32(limit)}, s.c.pets.n, func(i int) int { return i }
+		key, set = pageKey{-1, int32(limit)}, &s.c.live
 	case ok && st != 0:
-		idx := &s.c.byStatus[st]
-		key, n, at = pageKey{int16(st), int32(limit)}, idx.n, func(i int) int { return int(idx.at(i)) }
+		key, set = pageKey{int16(st), int32(limit)}, &s.c.byStatus[st]
 	default:
 		return append(dst, "[]"...)
 	}
-	full := n >= limit // then the page cannot change until a reset (pageCache)
+	full := set.n >= limit // then the page cannot change until a write other than add (pageCache)
 	if full {
 		if page, ok := s.c.pages.get(key); ok {
 			return append(dst, page...)
@@ -281,11 +387,11 @@ func (s *store) appendList(dst []byte, limit int, status string) []byte {
 	}
 	start := len(dst)
 	dst = append(dst, '[')
-	for i := 0; i < limit && i < n; i++ {
+	for i, p := 0, set.next(0); i < limit && p >= 0; i, p = i+1, set.next(p+1) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = s.appendAt(dst, at(i))
+		dst = s.appendAt(dst, p)
 	}
 	dst = append(dst, ']')
 	if full {
@@ -294,18 +400,21 @@ func (s *store) appendList(dst []byte, limit int, status string) []byte {
 	return dst
 }
 
-// reset replaces the content with seed, whose entries must be valid, in one step: a
+// reset makes seed the store's seed and replaces the content with it, in one step: a
 // concurrent reader sees the old content or the new one, never a mix. The seed gets ids
-// 1..len(seed) again (the same animals); the next animal created gets an id above every id
-// assigned before. An entry that check refuses fails the reset, which then changes nothing.
+// 1..len(seed), and the next animal created an id above every id assigned before. seed's
+// entries must be valid; one that check refuses fails the reset, which then changes nothing.
 func (s *store) reset(seed []NewPet) error {
 	if len(seed) > s.max {
 		return errStoreFull
 	}
+	s.resetMu.Lock()
+	defer s.resetMu.Unlock()
 	c := s.empty()
 	var buf []byte
 	for i, p := range seed {
-		rec := s.record(nil, p)
+		var small [64]byte
+		rec := s.record(small[:0], p)
 		if s.check != nil {
 			buf = s.appendPetJSON(buf[:0], int64(i)+1, rec)
 			if err := s.check(buf); err != nil {
@@ -314,13 +423,97 @@ func (s *store) reset(seed []NewPet) error {
 		}
 		c.put(rec)
 	}
-	c.seeded = len(seed)
+	// Sealed, the blocks are the seed's: an add or a replace writes into blocks of its own.
+	for b := range c.arena {
+		c.arena[b] = c.arena[b][:len(c.arena[b]):len(c.arena[b])]
+	}
+	c.arena = c.arena[:len(c.arena):len(c.arena)]
+	c.sealed = len(c.arena)
+	s.install(c, len(seed), func() { s.seed, s.seedN = c.arena, len(seed) })
+	return nil
+}
+
+// restore replaces the content with the seed, as reset did; see reset.
+func (s *store) restore() {
+	s.resetMu.Lock()
+	defer s.resetMu.Unlock()
+	c := s.empty()
+	c.arena, c.sealed = s.seed, len(s.seed)
+	for b, block := range s.seed {
+		for off := 0; off < len(block); off += recordLen(block[off:]) {
+			c.index(uint64(b)<<32|uint64(off), block[off])
+		}
+	}
+	s.install(c, s.seedN, nil)
+}
+
+// install makes c, whose first seeded positions are the seed's, the content, and runs also
+// under the write lock.
+func (s *store) install(c content, seeded int, also func()) {
+	c.seeded = seeded
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c.firstID = max(s.c.id(s.c.pets.n), int64(len(seed))+1)
+	c.firstID = max(s.c.id(s.c.pets.n), int64(seeded)+1)
 	c.epoch = s.c.epoch + 1
 	s.c = c
-	return nil
+	if also != nil {
+		also()
+	}
+}
+
+// remove removes the animal with the given id, and reports whether there was one. Its id is
+// not reused; a reset brings it back if it came from the seed.
+func (s *store) remove(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.c.position(id)
+	if !ok {
+		return false
+	}
+	s.c.live.clear(i)
+	s.c.byStatus[s.c.record(i)[0]].clear(i)
+	s.c.pages = &pageCache{} // the pages that listed it would list it still
+	return true
+}
+
+// replace makes p, whose status must be valid, the animal with the given id, keeping the id
+// and its place in id order, and appends its JSON encoding to dst. It reports whether there
+// was an animal with that id; when there was none or check refuses the encoding, nothing
+// changes. The old record's bytes are reused when it is not the seed's and p's fits in them.
+func (s *store) replace(dst []byte, id int64, p NewPet) ([]byte, bool, error) {
+	var small [64]byte
+	rec := s.record(small[:0], p)
+	start := len(dst)
+	s.mu.RLock()
+	_, ok := s.c.position(id)
+	s.mu.RUnlock()
+	if !ok {
+		return dst, false, nil
+	}
+	dst = s.appendPetJSON(dst, id, rec) // a function of id and rec: checked outside the lock
+	if s.check != nil {
+		if err := s.check(dst[start:]); err != nil {
+			return dst[:start], true, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.c.position(id) // a reset or a remove may have come in between
+	if !ok {
+		return dst[:start], false, nil
+	}
+	old, loc := s.c.record(i), s.c.pets.at(i)
+	s.c.byStatus[old[0]].clear(i)
+	if int(loc>>32) >= s.c.sealed && len(rec) <= recordLen(old) {
+		copy(old, rec)
+	} else {
+		s.c.pets.set(i, s.c.keep(rec))
+	}
+	if rec[0] != 0 {
+		s.c.byStatus[rec[0]].set(i)
+	}
+	s.c.pages = &pageCache{}
+	return dst, true, nil
 }
 
 // seedError says which seed entry the spec refuses.

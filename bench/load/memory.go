@@ -22,20 +22,23 @@ var ListCases = []Case{
 
 // MemoryResult is what the memory mode measured.
 type MemoryResult struct {
-	From, To      int    // animals at the two measurements
-	Before, After Memory // of the server process, at From and at To animals
-	Fill          Result // the creates from From to To
-	// Lists are the list cases in rounds, alternating between a server with From animals
-	// and the one with To, so that a change in the machine's load hits both alike.
+	From, To int  // animals in the small server and in the big one
+	Seeded   bool // the servers started from seed files; otherwise the animals came through POST
+	// Small and Big are the memory of the two servers, read after they served the lists.
+	Small, Big Memory
+	Fill       Result // without Seeded: the creates into the big server
+	// Lists are the list cases in rounds, alternating between the two servers, so that a
+	// change in the machine's load hits both alike.
 	Lists []Result
 }
 
 // Rounds is how many times each list is measured on each server in the memory mode.
 const Rounds = 3
 
-// PerAnimal is the growth of the resident set per animal added.
+// PerAnimal is the resident memory per animal: what the big server holds over the small one,
+// divided by the animals it holds over it.
 func (m MemoryResult) PerAnimal() float64 {
-	return float64(m.After.RSS-m.Before.RSS) / float64(m.To-m.From)
+	return float64(m.Big.RSS-m.Small.RSS) / float64(m.To-m.From)
 }
 
 // MedianP50 is the median over the rounds of the p50 latency of a list case on a server.
@@ -57,48 +60,46 @@ func (m MemoryResult) MedianP50(server, cs string) time.Duration {
 func (m MemoryResult) SmallName() string { return fmt.Sprintf("%d animals", m.From) }
 func (m MemoryResult) BigName() string   { return fmt.Sprintf("%d animals", m.To) }
 
-// MeasureMemory starts srv (empty), creates 100 animals through the API and loads the lists
-// (so that every connection and buffer exists), reads the process's memory, creates
-// animals up to total through the API and reads the memory again. The animals are created
-// as clients create them, with POST at o.Connections in flight, so the figure includes the
-// garbage collector's headroom. Then it measures the lists in rounds against that server
-// and a second one with 100 animals.
-func MeasureMemory(ctx context.Context, srv Server, total int, o Options, progress func(string)) (MemoryResult, error) {
-	res := MemoryResult{From: 100, To: total}
+// MeasureMemory starts two processes of srv, one holding 100 animals and one holding total,
+// serves the lists from both in rounds and then reads the memory of each. With seedArgs, a
+// server of n animals starts with srv.Argv and seedArgs(n) (a seed file of n animals);
+// without, it starts empty and the animals are created as clients create them, with POST at
+// o.Connections in flight, so that the figure includes what creating leaves behind.
+func MeasureMemory(ctx context.Context, srv Server, total int, seedArgs func(n int) ([]string, error),
+	o Options, progress func(string)) (MemoryResult, error) {
+	res := MemoryResult{From: 100, To: total, Seeded: seedArgs != nil}
 	if total <= res.From {
 		return res, fmt.Errorf("memory mode: want more than %d animals, got %d", res.From, total)
 	}
-	start := func() (*Proc, error) {
-		p, err := Start(ctx, srv.Argv, srv.ReadyPath, o.StartWithin)
-		if err != nil {
-			return nil, err
+	start := func(n int) (*Proc, Result, error) {
+		argv := srv.Argv
+		if seedArgs != nil {
+			progress(fmt.Sprintf("starting a server seeded with %d animals...", n))
+			extra, err := seedArgs(n)
+			if err != nil {
+				return nil, Result{}, err
+			}
+			argv = append(slices.Clone(argv), extra...)
 		}
-		if r := fill(ctx, o, p.URL+srv.Base, 0, res.From); r.Err != nil {
+		p, err := Start(ctx, argv, srv.ReadyPath, o.StartWithin)
+		if err != nil || seedArgs != nil {
+			return p, Result{}, err
+		}
+		progress(fmt.Sprintf("creating %d animals through POST /v1/pets...", n))
+		r := fill(ctx, o, p.URL+srv.Base, 0, n)
+		if r.Err != nil {
 			p.Stop()
-			return nil, r.Err
+			return nil, r, r.Err
 		}
-		return p, nil
+		return p, r, nil
 	}
-	big, err := start()
+	big, fillResult, err := start(total)
 	if err != nil {
 		return res, err
 	}
 	defer big.Stop()
-	for _, c := range ListCases {
-		Attack(ctx, big.URL+srv.Base, c, o, o.Warmup+time.Second)
-	}
-	if res.Before, err = ReadMemory(big.PID()); err != nil {
-		return res, err
-	}
-	progress(fmt.Sprintf("creating %d animals through POST /v1/pets...", total-res.From))
-	res.Fill = fill(ctx, o, big.URL+srv.Base, res.From, total-res.From)
-	if res.Fill.Err != nil {
-		return res, res.Fill.Err
-	}
-	if res.After, err = ReadMemory(big.PID()); err != nil {
-		return res, err
-	}
-	small, err := start()
+	res.Fill = fillResult
+	small, _, err := start(res.From)
 	if err != nil {
 		return res, err
 	}
@@ -121,6 +122,12 @@ func MeasureMemory(ctx context.Context, srv Server, total int, o Options, progre
 				res.Lists = append(res.Lists, r)
 			}
 		}
+	}
+	if res.Small, err = ReadMemory(small.PID()); err != nil {
+		return res, err
+	}
+	if res.Big, err = ReadMemory(big.PID()); err != nil {
+		return res, err
 	}
 	return res, nil
 }

@@ -28,6 +28,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -162,6 +163,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
 	}
+	// The store keeps the seed as its own records: the decoded file is garbage now, and so is
+	// what decoding it left. Collect it and hand it back to the system once, rather than
+	// carry it as headroom for as long as the server runs (a seed of 1,000,000 animals leaves
+	// about 300 MB behind; issue 28).
+	animals := len(cfg.Seed)
+	cfg.Seed = nil
+	debug.FreeOSMemory()
 	base, err := spec.BasePath(spec.MustLoad())
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
@@ -182,7 +190,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
-	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(len(cfg.Seed), "animal"))
+	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(animals, "animal"))
 	fmt.Fprintln(stdout, keys)
 	if line := o.double.describe(cfg); line != "" {
 		fmt.Fprintln(stdout, line)
