@@ -152,8 +152,11 @@ func (r *runner) caseEnv() cases.Env {
 }
 
 // strength is how many of a request's parts the auth family's combinations vary together:
-// every pair by default, every triple under --fuzz.
+// as asked, else every pair, or every triple under --fuzz.
 func strength(o Options) int {
+	if o.Strength > 0 {
+		return o.Strength
+	}
 	if o.Fuzz > 0 {
 		return cases.FuzzStrength
 	}

@@ -57,6 +57,9 @@ type Options struct {
 	Seed uint64
 	// Fuzz adds this many random combinations of variants, shrunk when they fail.
 	Fuzz int
+	// Strength is how many other variants the combinations with a rejected key hold
+	// together, every t-tuple covered (1 to 3); zero is 2, or 3 with Fuzz.
+	Strength int
 	// MaxCreates caps the animals the run creates; cases that would create more are
 	// skipped and counted. Zero means DefaultMaxCreates.
 	MaxCreates int

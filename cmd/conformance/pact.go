@@ -9,10 +9,10 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/conformance/diff"
-	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/conformance/pact/check"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/spec"
 )
 

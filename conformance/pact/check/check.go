@@ -20,9 +20,9 @@ import (
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/judge"
-	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
+	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/spec"
 )
 
