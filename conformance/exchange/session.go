@@ -39,7 +39,8 @@ type Session struct {
 	red       *redactor
 	specBase  string // the spec's base path, "/v1"
 	validator *spec.Validator
-	facts     *spec.Facts // what the shared judge reads (the Error record)
+	checks    responseChecks // the documented responses compiled (fastcheck.go)
+	facts     *spec.Facts    // what the shared judge reads (the Error record)
 	created   atomic.Int64
 	requests  atomic.Int64
 	coverage  *coverage.Tracker
@@ -347,6 +348,9 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 		return append(out, judge.ErrorRecord(s.facts, status, header, body, false)...)
 	}
 	out = append(out, judge.ErrorRecord(s.facts, status, header, body, true)...)
+	if rt.Err == nil && rt.Route != nil && s.checks.passes(rt.Route.Operation, rt.vreq.Method, status, header, body) {
+		return out // what kin-openapi would certainly accept (fastcheck.go)
+	}
 	for _, v := range s.validator.ValidateRoutedResponse(rt.vreq, rt.Routed, status, header, body) {
 		out = append(out, report.Failure{Message: "response breaks the spec: " + v.Message, Pointer: v.Pointer, Location: v.Location})
 	}
