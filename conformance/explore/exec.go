@@ -124,6 +124,7 @@ type worker struct {
 	n        int
 	ids      map[int]string // createPet step index -> id answered with 201
 	lastList []string       // ids of the latest non-empty listing
+	listing  listing        // the latest listing as read
 }
 
 func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}} }
@@ -335,10 +336,11 @@ func pathOnly(rel string) string {
 }
 
 // queryEscape and pathEscape keep what the step says readable in URLs and curl lines.
-func queryEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", "+", "%2B", " ", "%20").Replace(s)
-}
+func queryEscape(s string) string { return queryEscaper.Replace(s) }
 
-func pathEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "/", "%2F", "?", "%3F", "#", "%23", " ", "%20").Replace(s)
-}
+func pathEscape(s string) string { return pathEscaper.Replace(s) }
+
+var (
+	queryEscaper = strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", "+", "%2B", " ", "%20")
+	pathEscaper  = strings.NewReplacer("%", "%25", "/", "%2F", "?", "%3F", "#", "%23", " ", "%20")
+)
