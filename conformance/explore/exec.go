@@ -125,9 +125,10 @@ type worker struct {
 	ids      map[int]string // createPet step index -> id answered with 201
 	lastList []string       // ids of the latest non-empty listing
 	listing  listing        // the latest listing as read
+	seen     animals        // the animals it has read
 }
 
-func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}} }
+func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}, seen: animals{}} }
 
 // exec runs step i of worker w and judges its answer. The error is set when the step could
 // not be judged for a reason that is no finding (the run was cancelled, the budget is spent,

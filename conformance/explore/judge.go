@@ -30,7 +30,7 @@ func (r *runner) judge(m *model, w *worker, i int, st Step, rel string, sent tim
 	case opList:
 		return 0, r.judgeList(m, w, rel, where, at, status, body)
 	case opGet:
-		return r.judgeGet(m, rel, where, at, sent, status, body)
+		return r.judgeGet(m, w, rel, where, at, sent, status, body)
 	}
 	return 0, nil
 }
@@ -68,7 +68,7 @@ func (r *runner) judgeList(m *model, w *worker, rel, where string, at time.Time,
 		}
 		return nil
 	}
-	pets, fs := r.readListing(&w.listing, asked, body)
+	pets, fs := r.readListing(&w.listing, w.seen, asked, body)
 	if len(fs) > 0 {
 		rule := "list-limit"
 		if fs[0].Message == judge.OtherStatus {
@@ -88,10 +88,10 @@ func (r *runner) judgeList(m *model, w *worker, rel, where string, at time.Time,
 	return nil
 }
 
-// readListing reads the animals of a listing (into l, when they are plain) and judges them
-// against what was asked.
-func (r *runner) readListing(l *listing, asked judge.Listing, body []byte) ([]pet, []report.Failure) {
-	if r.f.readListing(l, body) {
+// readListing reads the animals of a listing (into l, when they are plain; seen are those
+// the worker has read before) and judges them against what was asked.
+func (r *runner) readListing(l *listing, seen animals, asked judge.Listing, body []byte) ([]pet, []report.Failure) {
+	if r.f.readListing(l, seen, body) {
 		return l.pets, asked.JudgeEach(len(l.pets), func(i int) (string, bool) { return l.pets[i].status, l.pets[i].hasStatus },
 			func(i int) string { return string(l.ids[i]) })
 	}
@@ -109,7 +109,7 @@ func (r *runner) readListing(l *listing, asked judge.Listing, body []byte) ([]pe
 
 // judgeGet judges getPet's answer: the animal asked for, or a 404 within the allowed lag
 // (recheck > 0 asks for it again after that long).
-func (r *runner) judgeGet(m *model, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
+func (r *runner) judgeGet(m *model, w *worker, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
 	prefix, _, _ := strings.Cut(r.f.ByID[opGet].Path, "{")
 	id := strings.TrimPrefix(pathOnly(rel), prefix)
 	if _, err := strconv.ParseInt(id, 10, 64); err != nil || canonicalInt(id) != id {
@@ -120,7 +120,7 @@ func (r *runner) judgeGet(m *model, rel, where string, at, sent time.Time, statu
 	}
 	switch status {
 	case http.StatusOK:
-		got, ok := r.f.readAnimal(body)
+		got, ok := r.f.readAnimal(w.seen, body)
 		if !ok {
 			obj, _ := decodeObject(body)
 			got, _ = fromObject(obj)

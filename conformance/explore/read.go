@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ type listing struct {
 }
 
 // readListing reads into l a listing that is a JSON array of plain animals and nothing else.
-func (f *Facts) readListing(l *listing, body []byte) bool {
+func (f *Facts) readListing(l *listing, seen animals, body []byte) bool {
 	l.pets, l.ids = l.pets[:0], l.ids[:0]
 	if !utf8.Valid(body) {
 		return false
@@ -34,95 +35,126 @@ func (f *Facts) readListing(l *listing, body []byte) bool {
 	sc := judge.NewScanner(body)
 	more, ok := sc.Open('[')
 	for ok && more {
-		a, id, read := f.animal(sc)
+		w, read := readWritten(sc)
 		if !read {
 			return false
 		}
-		l.pets, l.ids = append(l.pets, a), append(l.ids, id)
+		a, read := f.animal(w, seen)
+		if !read {
+			return false
+		}
+		l.pets, l.ids = append(l.pets, a), append(l.ids, w.id)
 		more, ok = sc.Next(']')
 	}
 	return ok && sc.Done()
 }
 
 // readAnimal reads an answer that is one plain animal and nothing else.
-func (f *Facts) readAnimal(body []byte) (pet, bool) {
+func (f *Facts) readAnimal(seen animals, body []byte) (pet, bool) {
 	if !utf8.Valid(body) {
 		return pet{}, false
 	}
 	sc := judge.NewScanner(body)
-	a, _, ok := f.animal(sc)
-	return a, ok && sc.Done()
+	w, ok := readWritten(sc)
+	if !ok || !sc.Done() {
+		return pet{}, false
+	}
+	return f.animal(w, seen)
 }
 
-// animal reads one plain animal, and its id as written.
-func (f *Facts) animal(sc *judge.Scanner) (a pet, idText []byte, ok bool) {
-	var has struct{ id, name, category bool }
+// written is a plain animal's fields as written: the numbers' text, and the strings' with
+// their quotes.
+type written struct {
+	id, name, category, status []byte
+	escaped                    bool // a string holds an escape
+}
+
+// readWritten reads a plain animal's fields.
+func readWritten(sc *judge.Scanner) (w written, ok bool) {
 	more, ok := sc.Open('{')
 	for ok && more {
 		key, escaped, read := sc.Key()
 		if !read || escaped {
-			return a, nil, false
+			return w, false
 		}
+		var field *[]byte
 		switch string(key) {
 		case fieldID:
-			if has.id {
-				return a, nil, false
-			}
-			if idText, ok = number(sc); !ok {
-				return a, nil, false
-			}
-			a.id, has.id = canonicalInt(string(idText)), true
+			field = &w.id
 		case fieldName:
-			if has.name {
-				return a, nil, false
-			}
-			if a.name, ok = str(sc, nil); !ok {
-				return a, nil, false
-			}
-			has.name = true
+			field = &w.name
 		case fieldCategory:
-			if has.category {
-				return a, nil, false
-			}
-			text, read := number(sc)
-			if !read {
-				return a, nil, false
-			}
-			a.category, has.category = canonicalInt(string(text)), true
+			field = &w.category
 		case fieldStatus:
-			if a.hasStatus {
-				return a, nil, false
-			}
-			if a.status, ok = str(sc, f.Statuses); !ok {
-				return a, nil, false
-			}
-			a.hasStatus = true
+			field = &w.status
 		default:
 			if !sc.Skip() {
-				return a, nil, false
+				return w, false
+			}
+		}
+		if field != nil {
+			if *field != nil {
+				return w, false // given twice: which one counts is the decoder's
+			}
+			if field == &w.name || field == &w.status {
+				var esc bool
+				if _, esc, ok = sc.String(); ok {
+					*field, w.escaped = sc.Quoted(), w.escaped || esc
+				}
+			} else {
+				*field, _, ok = sc.Number()
+			}
+			if !ok {
+				return w, false
 			}
 		}
 		more, ok = sc.Next('}')
 	}
-	return a, idText, ok && has.id && has.name && has.category
+	return w, ok && w.id != nil && w.name != nil && w.category != nil
 }
 
-// number reads a JSON number's text.
-func number(sc *judge.Scanner) ([]byte, bool) {
-	text, _, ok := sc.Number()
-	return text, ok
+// animals are the animals a worker has read, by their id as written, with their category as
+// written: an animal read again as it was is not made anew (most of a listing is animals
+// read before).
+type animals map[string]seenAnimal
+
+type seenAnimal struct {
+	pet
+	category string // as written
 }
 
-// str reads a string's value: one of known when it is written as one (no copy is made), else
-// decoded as encoding/json decodes it.
-func str(sc *judge.Scanner, known []string) (string, bool) {
-	raw, escaped, ok := sc.String()
-	switch {
-	case !ok:
-		return "", false
-	case escaped:
+// animal is the animal w writes.
+func (f *Facts) animal(w written, seen animals) (pet, bool) {
+	if k, ok := seen[string(w.id)]; ok && !w.escaped && k.category == string(w.category) && k.name == string(unquote(w.name)) &&
+		k.hasStatus == (w.status != nil) && (w.status == nil || k.status == string(unquote(w.status))) {
+		return k.pet, true
+	}
+	a := pet{id: canonicalInt(string(w.id)), category: canonicalInt(string(w.category))}
+	var ok bool
+	if a.name, ok = str(w.name, nil); !ok {
+		return pet{}, false
+	}
+	if a.hasStatus = w.status != nil; a.hasStatus {
+		if a.status, ok = str(w.status, f.Statuses); !ok {
+			return pet{}, false
+		}
+	}
+	if seen != nil && !w.escaped {
+		seen[string(w.id)] = seenAnimal{a, string(w.category)}
+	}
+	return a, true
+}
+
+// unquote is a string as written without its quotes.
+func unquote(quoted []byte) []byte { return quoted[1 : len(quoted)-1] }
+
+// str is the value of a string as written (with its quotes): one of known when it is written
+// as one (no copy is made), else decoded as encoding/json decodes it.
+func str(quoted []byte, known []string) (string, bool) {
+	raw := unquote(quoted)
+	if bytes.IndexByte(raw, '\\') >= 0 {
 		var s string
-		return s, json.Unmarshal(sc.Quoted(), &s) == nil
+		return s, json.Unmarshal(quoted, &s) == nil
 	}
 	if i := slices.IndexFunc(known, func(k string) bool { return k == string(raw) }); i >= 0 {
 		return known[i], true

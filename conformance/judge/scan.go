@@ -8,7 +8,8 @@ package judge
 type Scanner struct {
 	data []byte
 	pos  int
-	str  int // where the string read last starts, at its quote
+	// str and strEnd are where the string read last starts and ends, its quotes included.
+	str, strEnd int
 }
 
 // maxScanDepth bounds the nesting Skip follows.
@@ -99,12 +100,12 @@ func (s *Scanner) String() (raw []byte, escaped, ok bool) {
 	if s.Peek() != '"' {
 		return nil, false, false
 	}
-	s.str = s.pos
+	s.str, s.strEnd = s.pos, 0
 	start := s.pos + 1
 	for i := start; i < len(s.data); i++ {
 		switch c := s.data[i]; {
 		case c == '"':
-			s.pos = i + 1
+			s.pos, s.strEnd = i+1, i+1
 			return s.data[start:i], escaped, true
 		case c < 0x20:
 			return nil, false, false
@@ -137,16 +138,12 @@ func (s *Scanner) String() (raw []byte, escaped, ok bool) {
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 // Quoted is the string read last (String, Key) as written, with its quotes: what
-// encoding/json decodes when it holds an escape.
+// encoding/json decodes when it holds an escape. It is nil until a string was read whole.
 func (s *Scanner) Quoted() []byte {
-	end := s.str + 1
-	for end < len(s.data) && s.data[end] != '"' {
-		if s.data[end] == '\\' {
-			end++
-		}
-		end++
+	if s.strEnd <= s.str {
+		return nil
 	}
-	return s.data[s.str:min(end+1, len(s.data))]
+	return s.data[s.str:s.strEnd]
 }
 
 // Number reads a number and returns its text as written; integer says that it is written
