@@ -211,6 +211,15 @@ load-memory:
 # The default catalogue, generated cases included, against the in-process reference through a
 # proxy that waits 0, 25 and 100 ms each way: wall time, requests, the most in flight and the
 # verdict, a row each. LATENCYFLAGS='-delays 25ms -fuzz 50' changes them.
+# conformance explore against the in-process reference, this working tree's beside the one
+# built at BENCH_REV (default 85636d4, before issue 28's work), run in turn for the same
+# duration, seed and workers: requests/s and CPU time per request of each, and the ratios.
+# BENCHEXPLOREFLAGS='-duration 20s -rounds 5' changes them.
+BENCH_REV ?= 85636d4
+.PHONY: bench-explore
+bench-explore:
+	$(GO) run ./bench/explore/cmd/bench-explore -rev $(BENCH_REV) $(BENCHEXPLOREFLAGS)
+
 .PHONY: latency
 latency:
 	$(GO) run ./bench/latency/cmd/latency $(LATENCYFLAGS)

@@ -38,10 +38,12 @@ func (s *Session) route(req *http.Request) routed {
 }
 
 // specRequest is req with its path moved under the spec's base path, as the validator
-// routes it (the target may serve the API under another prefix).
+// routes it (the target may serve the API under another prefix). It shares req's header and
+// body, which routing, coverage and validation only read.
 func (s *Session) specRequest(req *http.Request) *http.Request {
-	vreq := req.Clone(req.Context())
-	vreq.URL.Path = s.specBase + strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/"))
-	vreq.URL.RawPath = ""
+	vreq := req.WithContext(req.Context()) // a shallow copy
+	u := *req.URL
+	u.Path, u.RawPath = s.specBase+strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(s.base.Path, "/")), ""
+	vreq.URL = &u
 	return vreq
 }

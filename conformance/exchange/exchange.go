@@ -116,7 +116,7 @@ func New(cfg Config) (*Session, error) {
 	return &Session{client: client, fresh: fresh, closes: cl, maxWait: cfg.MaxWait, halt: halting{notify: cfg.Halted},
 		listPath: f.ByID[spec.OpList].Path, timeout: cfg.Timeout, base: base, baseURL: bare.String(),
 		key: cfg.APIKey, red: red, headers: cfg.Headers, wait: cfg.Wait, specBase: f.BasePath,
-		validator: f.Validator, facts: f, coverage: cov, pace: newPacer(cfg.Rate),
+		validator: f.Validator, checks: compileResponses(f), facts: f, coverage: cov, pace: newPacer(cfg.Rate),
 		inflight: make(chan struct{}, max(cfg.Workers, 1)), readOnly: cfg.ReadOnly, staticSegments: staticSegmentsOf(f)}, nil
 }
 

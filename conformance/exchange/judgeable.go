@@ -105,21 +105,12 @@ func (s *Session) WaitedOut() (answers int64, waited time.Duration) {
 // request used the connection before it and however the workers shared the connections.
 // It returns the connection the answer came on, for the session's record of closes.
 func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, net.Conn, error) {
-	var mu sync.Mutex
-	var conns []httptrace.GotConnInfo
-	var answered atomic.Bool
-	trace := &httptrace.ClientTrace{
-		GotConn: func(i httptrace.GotConnInfo) {
-			mu.Lock()
-			conns = append(conns, i)
-			mu.Unlock()
-		},
-		GotFirstResponseByte: func() { answered.Store(true) },
-	}
-	resp, err := s.client.Do(req.WithContext(httptrace.WithClientTrace(ctx, trace)))
-	mu.Lock()
-	got := slices.Clone(conns)
-	mu.Unlock()
+	t := &connTrace{}
+	t.trace.GotConn, t.trace.GotFirstResponseByte = t.gotConn, t.gotFirstByte
+	resp, err := s.client.Do(req.WithContext(httptrace.WithClientTrace(ctx, &t.trace)))
+	t.mu.Lock()
+	got := slices.Clone(t.conns)
+	t.mu.Unlock()
 	// Go's transport sends an idempotent request again by itself when its reused connection
 	// fails: the first connection was dropped all the same.
 	if len(got) > 1 && got[0].Reused {
@@ -129,7 +120,7 @@ func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Respo
 		return resp, got[len(got)-1].Conn, nil
 	}
 	// A request that outlived its time is not a lost connection, whichever clock said so.
-	if len(got) == 0 || !got[len(got)-1].Reused || answered.Load() || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+	if len(got) == 0 || !got[len(got)-1].Reused || t.answered.Load() || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 		return nil, nil, err
 	}
 	s.closes.dropped(got[len(got)-1].Conn)
@@ -146,6 +137,23 @@ func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Respo
 	resp, err = s.fresh.Do(again)
 	return resp, nil, err
 }
+
+// connTrace is what roundTrip learns of a request's connections as it is sent: one value
+// per request, whatever the hooks it gives.
+type connTrace struct {
+	trace    httptrace.ClientTrace
+	mu       sync.Mutex
+	conns    []httptrace.GotConnInfo
+	answered atomic.Bool
+}
+
+func (t *connTrace) gotConn(i httptrace.GotConnInfo) {
+	t.mu.Lock()
+	t.conns = append(t.conns, i)
+	t.mu.Unlock()
+}
+
+func (t *connTrace) gotFirstByte() { t.answered.Store(true) }
 
 // closes records, per kept-alive connection, the last answer that came on it, and which
 // answers a connection was dropped after: a target that closes a connection after a 5xx

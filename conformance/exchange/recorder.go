@@ -12,6 +12,10 @@ type Recorder struct {
 	redact    func(string) string
 	failures  []report.Failure
 	exchanges []report.Exchange
+	// answered are the exchanges recorded after exchanges and not yet written for a report:
+	// an exchange is redacted and its curl line written when it is first read (Results),
+	// and most never are.
+	answered []answeredExchange
 	// noAnswer is why the latest request got no response (refused, reset, timed out): the
 	// rule is then inconclusive, not failed.
 	noAnswer string
@@ -87,7 +91,17 @@ func (r *Recorder) FailAt(f report.Failure, i int) {
 func (r *Recorder) ExchangeCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.exchanges)
+	return r.count()
+}
+
+func (r *Recorder) count() int { return len(r.exchanges) + len(r.answered) }
+
+// build writes the exchanges recorded but not yet written, in order. r.mu is held.
+func (r *Recorder) build() {
+	for i := range r.answered {
+		r.exchanges = append(r.exchanges, r.answered[i].build())
+	}
+	r.answered = nil
 }
 
 // Fail records f against the latest exchange, which is the one an assertion concerns:
@@ -96,7 +110,7 @@ func (r *Recorder) Fail(f report.Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f.Message, f.Expected, f.Actual = r.redact(f.Message), r.redact(f.Expected), r.redact(f.Actual)
-	f.Exchange = len(r.exchanges) - 1
+	f.Exchange = r.count() - 1
 	if r.tag != nil {
 		f.Case, f.CaseSection, f.Verdict, f.Reasoning = r.redact(r.tag.words), r.tag.section, r.tag.verdict, r.tag.reason
 	}
@@ -107,7 +121,16 @@ func (r *Recorder) add(ex report.Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.accounted = false
+	r.build()
 	r.exchanges = append(r.exchanges, ex)
+}
+
+// addAnswered records an exchange that got its answer, to be written when it is read.
+func (r *Recorder) addAnswered(a answeredExchange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.accounted = false
+	r.answered = append(r.answered, a)
 }
 
 // Failed reports whether a failure was recorded.
@@ -130,7 +153,15 @@ func (r *Recorder) Strongest() (level report.Severity, ok bool) {
 func (r *Recorder) Results() ([]report.Failure, []report.Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.build()
 	return r.failures, r.exchanges
+}
+
+// Failures returns the failures recorded, without writing the exchanges for a report.
+func (r *Recorder) Failures() []report.Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failures
 }
 
 // FailureCount is the number of failures recorded so far.
@@ -147,6 +178,7 @@ func (r *Recorder) Absorb(s *Recorder) {
 	failures, exchanges := s.Results()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.build()
 	offset := len(r.exchanges)
 	r.exchanges = append(r.exchanges, exchanges...)
 	for _, f := range failures {

@@ -36,6 +36,8 @@ type Exchange struct {
 	Millis       float64 `json:"ms"`
 	Curl         string  `json:"curl,omitempty"`
 	start        time.Time
+	// rec holds what the session recorded until fill writes it here.
+	rec *exchange.Recorder
 }
 
 // errBudget ends a replay whose createPet steps would exceed the budget of creates.
@@ -122,9 +124,11 @@ type worker struct {
 	n        int
 	ids      map[int]string // createPet step index -> id answered with 201
 	lastList []string       // ids of the latest non-empty listing
+	listing  listing        // the latest listing as read
+	seen     animals        // the animals it has read
 }
 
-func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}} }
+func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}, seen: animals{}} }
 
 // exec runs step i of worker w and judges its answer. The error is set when the step could
 // not be judged for a reason that is no finding (the run was cancelled, the budget is spent,
@@ -250,29 +254,44 @@ func (r *runner) send(ctx context.Context, ex *Exchange, method, rel string, st 
 		req.Header.Set("Authorization", "Bearer "+wrongKey)
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
-	resp, err := r.sess.Do(rec, true, req)
-	failures, recorded := rec.Results()
-	if len(recorded) > 0 {
-		got := recorded[len(recorded)-1]
-		ex.Method, ex.URL, ex.RequestBody, ex.Curl, ex.Error = got.Request.Method, got.Request.URL, got.Request.Body, got.Curl, got.Error
-		if got.Response != nil {
-			ex.Status, ex.ResponseBody = got.Response.Status, got.Response.Body
-		}
-	}
+	resp, b, err := r.sess.DoRead(rec, true, req)
+	ex.rec = rec
 	switch {
 	case err == nil:
 	case errors.Is(err, exchange.ErrNotSent) || ctx.Err() != nil:
+		ex.fill()
 		return reply{}, err
 	case r.sess.Halted() != nil:
+		ex.fill()
 		return reply{}, r.sess.Halted()
 	default:
+		ex.fill()
 		if ex.Error == "" {
 			ex.Error = r.sess.Redact(err.Error())
 		}
 		return reply{}, nil
 	}
-	b, _ := io.ReadAll(resp.Body) // the bytes the session read, in memory
-	return reply{status: resp.StatusCode, body: b, failures: failures}, nil
+	ex.Status = resp.StatusCode
+	return reply{status: resp.StatusCode, body: b, failures: rec.Failures()}, nil
+}
+
+// fill copies into ex what the session recorded of its request, redacted, with the curl line
+// that repeats it. The session writes these only when asked: a step's exchange is filled
+// when it is part of a trace.
+func (ex *Exchange) fill() {
+	if ex.rec == nil {
+		return
+	}
+	_, recorded := ex.rec.Results()
+	ex.rec = nil
+	if len(recorded) == 0 {
+		return
+	}
+	got := recorded[len(recorded)-1]
+	ex.Method, ex.URL, ex.RequestBody, ex.Curl, ex.Error = got.Request.Method, got.Request.URL, got.Request.Body, got.Curl, got.Error
+	if got.Response != nil {
+		ex.Status, ex.ResponseBody = got.Response.Status, got.Response.Body
+	}
 }
 
 // reset asks the target to start again from an empty store (see exchange.ResetStore); the
@@ -318,10 +337,11 @@ func pathOnly(rel string) string {
 }
 
 // queryEscape and pathEscape keep what the step says readable in URLs and curl lines.
-func queryEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", "+", "%2B", " ", "%20").Replace(s)
-}
+func queryEscape(s string) string { return queryEscaper.Replace(s) }
 
-func pathEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "/", "%2F", "?", "%3F", "#", "%23", " ", "%20").Replace(s)
-}
+func pathEscape(s string) string { return pathEscaper.Replace(s) }
+
+var (
+	queryEscaper = strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", "+", "%2B", " ", "%20")
+	pathEscaper  = strings.NewReplacer("%", "%25", "/", "%2F", "?", "%3F", "#", "%23", " ", "%20")
+)

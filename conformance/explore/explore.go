@@ -234,6 +234,7 @@ func (r *runner) preflight(ctx context.Context) error {
 	var ex Exchange
 	op := r.f.ByID[opList]
 	a, err := r.send(ctx, &ex, op.Method, op.Path, Step{Op: opList})
+	ex.fill()
 	switch {
 	case err != nil && errors.Is(err, exchange.ErrCannotJudge):
 		return fmt.Errorf("%w: %s", exchange.ErrUnreachable, err)
@@ -327,6 +328,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 				order[n] = append(order[n], at)
 				ended[n] = append(ended[n], sent.Add(1))
 				if v != nil {
+					ex.fill()
 					once.Do(func() {
 						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.requests(), trace: []Exchange{ex}}
 						cancel()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/conformance/report"
 )
 
 // judge checks an answer against the model. recheck > 0 asks for the request again after
@@ -29,7 +30,7 @@ func (r *runner) judge(m *model, w *worker, i int, st Step, rel string, sent tim
 	case opList:
 		return 0, r.judgeList(m, w, rel, where, at, status, body)
 	case opGet:
-		return r.judgeGet(m, rel, where, at, sent, status, body)
+		return r.judgeGet(m, w, rel, where, at, sent, status, body)
 	}
 	return 0, nil
 }
@@ -67,21 +68,13 @@ func (r *runner) judgeList(m *model, w *worker, rel, where string, at time.Time,
 		}
 		return nil
 	}
-	var objs []map[string]any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	_ = dec.Decode(&objs) // the spec validation checked the shape
-	if fs := asked.Judge(objs); len(fs) > 0 {
+	pets, fs := r.readListing(&w.listing, w.seen, asked, body)
+	if len(fs) > 0 {
 		rule := "list-limit"
 		if fs[0].Message == judge.OtherStatus {
 			rule = "list-filter"
 		}
 		return violation(rule, "listPets?%s answered %s, not %s", query, fs[0].Actual, fs[0].Expected)
-	}
-	pets := make([]pet, 0, len(objs))
-	for _, o := range objs {
-		p, _ := fromObject(o)
-		pets = append(pets, p)
 	}
 	if v := m.listed(pets, at, where); v != nil {
 		return v
@@ -95,9 +88,28 @@ func (r *runner) judgeList(m *model, w *worker, rel, where string, at time.Time,
 	return nil
 }
 
+// readListing reads the animals of a listing (into l, when they are plain; seen are those
+// the worker has read before) and judges them against what was asked.
+func (r *runner) readListing(l *listing, seen animals, asked judge.Listing, body []byte) ([]pet, []report.Failure) {
+	if r.f.readListing(l, seen, body) {
+		return l.pets, asked.JudgeEach(len(l.pets), func(i int) (string, bool) { return l.pets[i].status, l.pets[i].hasStatus },
+			func(i int) string { return string(l.ids[i]) })
+	}
+	var objs []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	_ = dec.Decode(&objs) // the spec validation checked the shape
+	pets := make([]pet, 0, len(objs))
+	for _, o := range objs {
+		p, _ := fromObject(o)
+		pets = append(pets, p)
+	}
+	return pets, asked.Judge(objs)
+}
+
 // judgeGet judges getPet's answer: the animal asked for, or a 404 within the allowed lag
 // (recheck > 0 asks for it again after that long).
-func (r *runner) judgeGet(m *model, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
+func (r *runner) judgeGet(m *model, w *worker, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
 	prefix, _, _ := strings.Cut(r.f.ByID[opGet].Path, "{")
 	id := strings.TrimPrefix(pathOnly(rel), prefix)
 	if _, err := strconv.ParseInt(id, 10, 64); err != nil || canonicalInt(id) != id {
@@ -108,8 +120,11 @@ func (r *runner) judgeGet(m *model, rel, where string, at, sent time.Time, statu
 	}
 	switch status {
 	case http.StatusOK:
-		obj, _ := decodeObject(body)
-		got, _ := fromObject(obj)
+		got, ok := r.f.readAnimal(w.seen, body)
+		if !ok {
+			obj, _ := decodeObject(body)
+			got, _ = fromObject(obj)
+		}
 		if got.id != id {
 			return 0, violation("get-id", "getPet %s answered the animal with id %s", id, got.id)
 		}

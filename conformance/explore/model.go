@@ -134,15 +134,6 @@ func fromObject(m map[string]any) (p pet, ok bool) {
 	return p, true
 }
 
-// canonicalInt is s as an int64 in decimal when it is one exactly, else s itself (so that
-// 9007199254740993 and 9007199254740992 stay different, and 1.0 stays "1.0").
-func canonicalInt(s string) string {
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return strconv.FormatInt(n, 10)
-	}
-	return s
-}
-
 func (p pet) fields() string {
 	s := fmt.Sprintf("%s=%q %s=%s", fieldName, p.name, fieldCategory, p.category)
 	if p.hasStatus {

@@ -12,7 +12,7 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-func facts(t *testing.T) *Facts {
+func facts(t testing.TB) *Facts {
 	f, err := factsOf(spec.MustLoad(), nil, time.Time{})
 	require.NoError(t, err)
 	return f

@@ -8,11 +8,14 @@ import (
 	"time"
 )
 
-// merge orders the exchanges of all workers by the time they were sent.
+// merge orders the exchanges of all workers by the time they were sent, filled.
 func merge(traces [][]Exchange) []Exchange {
 	var out []Exchange
 	for _, t := range traces {
 		out = append(out, t...)
+	}
+	for i := range out {
+		out[i].fill()
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start.Before(out[j].start) })
 	return out

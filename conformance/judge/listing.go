@@ -84,18 +84,25 @@ func ListingAsked(f *spec.Facts, rawQuery string) Listing {
 // not shown (section 2), and a service may omit it. Only the first animal of another status
 // is named.
 func (l Listing) Judge(pets []map[string]any) []report.Failure {
+	return l.JudgeEach(len(pets), func(i int) (string, bool) { st, ok := pets[i]["status"].(string); return st, ok },
+		func(i int) string { return idText(pets[i]) })
+}
+
+// JudgeEach is Judge for n animals read otherwise: status gives the i-th animal's status
+// when it is a string, id its id as the target wrote it.
+func (l Listing) JudgeEach(n int, status func(i int) (string, bool), id func(i int) string) []report.Failure {
 	var out []report.Failure
-	if n := int64(len(pets)); n > l.Limit {
-		out = append(out, report.Failure{Level: report.Must, Expected: "at most " + Animals(l.Limit), Actual: Animals(n),
+	if int64(n) > l.Limit {
+		out = append(out, report.Failure{Level: report.Must, Expected: "at most " + Animals(l.Limit), Actual: Animals(int64(n)),
 			Message: OverLimit})
 	}
 	if l.Statuses == nil {
 		return out
 	}
-	for _, p := range pets {
-		if st, ok := p["status"].(string); ok && !slices.Contains(l.Statuses, st) {
+	for i := range n {
+		if st, ok := status(i); ok && !slices.Contains(l.Statuses, st) {
 			out = append(out, report.Failure{Level: report.Must,
-				Expected: "status " + strings.Join(l.Statuses, " or "), Actual: fmt.Sprintf("status %q (id %s)", st, idText(p)),
+				Expected: "status " + strings.Join(l.Statuses, " or "), Actual: fmt.Sprintf("status %q (id %s)", st, id(i)),
 				Message: OtherStatus})
 			break
 		}

@@ -1,0 +1,54 @@
+package judge
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+var scanSeeds = []string{
+	``, ` `, `0`, `-0`, `01`, `1.`, `1.5e`, `1.5E+3`, `-`, `1e400`, `true`, `tru`, `null`, `nul`, `"a"`, `"a`, `"\u00e9\"\\\/\b\f\n\r\t"`,
+	`"\x"`, `"\u12"`, "\"\x01\"", `[]`, `[,]`, `[1,]`, `[1 2]`, `{}`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `{"a":[{"b":null}],"c":"d"}`,
+	` [ 1 , { "a" : true } ] `, `[] []`, `{"a":1}}`, strings.Repeat("[", 60) + strings.Repeat("]", 60),
+}
+
+// checkScan: a value Skip reads whole is one encoding/json accepts, and one encoding/json
+// accepts is read whole unless it nests deeper than Skip follows.
+func checkScan(t *testing.T, data []byte) {
+	sc := NewScanner(data)
+	read := sc.Skip() && sc.Done()
+	if read {
+		assert.True(t, json.Valid(data), "Skip read what is not JSON: %q", data)
+	} else if len(data) <= 2*maxScanDepth {
+		assert.False(t, json.Valid(data), "Skip did not read JSON: %q", data)
+	}
+}
+
+func TestScannerReadsWhatEncodingJSONReads(t *testing.T) {
+	for _, s := range scanSeeds {
+		checkScan(t, []byte(s))
+	}
+}
+
+func FuzzScanner(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, data) })
+}
+
+// Quoted is the string read last, with its quotes, however it is escaped.
+func TestScannerQuoted(t *testing.T) {
+	sc := NewScanner([]byte(` {"k\"ey" : "v\\\"al\u00e9", "x":1}`))
+	more, ok := sc.Open('{')
+	assert.True(t, more && ok)
+	_, escaped, ok := sc.Key()
+	assert.True(t, escaped && ok)
+	assert.Equal(t, `"k\"ey"`, string(sc.Quoted()))
+	raw, escaped, ok := sc.String()
+	assert.True(t, escaped && ok)
+	assert.Equal(t, `v\\\"al\u00e9`, string(raw))
+	assert.Equal(t, `"v\\\"al\u00e9"`, string(sc.Quoted()))
+}
