@@ -354,20 +354,26 @@ func Shrink(c Case, fails func(Case) bool) Case {
 }
 
 // ShrinkAround is Shrink for a combination built around a rejected key (its first mutation):
-// the key alone, then the key with each other mutation (and that other alone), are tried
-// first, so that a service that judges one part of the request before the key is named in
-// about as many requests as the combination has parts; only a fault that needs three parts
-// together falls back to Shrink.
+// the key alone, then the key with each other mutation, are tried, so that a service that
+// judges one part of the request before the key is named in as many requests as the
+// combination has parts. The key stays in what it returns: "no key and a malformed body got
+// 400" is the finding, and the other part alone, with a valid key, may fail for a reason of
+// its own, which its own family reports. Only a fault that needs three parts together falls
+// back to Shrink.
 func ShrinkAround(c Case, fails func(Case) bool) Case {
 	ms := c.mutations
-	if len(ms) > 2 && ms[0].Part == "auth" {
-		if cand := Combine(c.Op, c.base, ms[0]); fails(cand) {
+	if len(ms) < 2 || ms[0].Part != "auth" {
+		return Shrink(c, fails)
+	}
+	if cand := Combine(c.Op, c.base, ms[0]); fails(cand) {
+		return cand
+	}
+	if len(ms) == 2 {
+		return c
+	}
+	for _, m := range ms[1:] {
+		if cand := Combine(c.Op, c.base, ms[0], m); fails(cand) {
 			return cand
-		}
-		for _, m := range ms[1:] {
-			if cand := Combine(c.Op, c.base, ms[0], m); fails(cand) {
-				return Shrink(cand, fails) // the other part may fail alone
-			}
 		}
 	}
 	return Shrink(c, fails)

@@ -32,8 +32,9 @@ type Family struct {
 	stream string
 	// knownAnimal: the cases ask for an animal of the fixture.
 	knownAnimal bool
-	// shrink: a failing case is shrunk to its smallest failing form (random combinations).
-	shrink bool
+	// shrink: a failing case is shrunk to its smallest failing form (random combinations);
+	// around: its combinations are built around a rejected key, which shrinking keeps.
+	shrink, around bool
 	draw   func(g *Generator, seed uint64) []Case
 }
 
@@ -64,7 +65,7 @@ func Catalogue(f *spec.Facts) []Family {
 				draw: func(g *Generator, _ uint64) []Case { return g.Cases(op, fam.family) },
 				// The key's combinations with the rest: a failing one is shrunk to the part
 				// the service judged before the key.
-				shrink: fam.family == FamilyAuth}
+				shrink: fam.family == FamilyAuth, around: fam.family == FamilyAuth}
 			// A listing's cases need more animals than the default limit, of every status (a
 			// listing that ignores the default or the filter shows it); the cases of an
 			// operation with a path parameter need an animal to ask for.

@@ -74,7 +74,7 @@ func (f *Family) Run(env Env, to Sender) (out Outcome) {
 	var probes []probe
 	// The single variants go first; a combination holds a rejected key whose single variant
 	// has failed already only repeats that finding, so it is not sent.
-	singles, combos := splitCombinations(ks, f.shrink)
+	singles, combos := splitCombinations(ks, f.around)
 	failed := map[string]bool{}
 	send := func(part []Case) {
 		for _, o := range r.runCases(part) {
@@ -256,7 +256,11 @@ func (r *run) shrunk(k Case) Case {
 	}
 	// A smaller form must fail as strongly: dropping a rejected field from a body that also
 	// holds bytes that are not UTF-8 must not turn a MUST into a SHOULD.
-	small := ShrinkAround(k, func(cand Case) bool {
+	shrink := Shrink
+	if r.fam.around {
+		shrink = ShrinkAround
+	}
+	small := shrink(k, func(cand Case) bool {
 		release, _ := r.mayCreate(cand.Creates)
 		if release == nil {
 			return false
