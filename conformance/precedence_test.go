@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,4 +40,33 @@ func TestShrunkCombinationKeepsTheKey(t *testing.T) {
 		assert.Contains(t, ms, "; ", "the shrunk case keeps the key beside the petId: %s", f.Case)
 		assert.Contains(t, f.Message, "404", f.Case)
 	}
+}
+
+// A server that refuses a rejected key before reading a large body, and closes, makes the
+// kernel reset the connection while the client still sends: the 401 is lost on the way
+// (gunicorn and Node do this with a 1 MiB body). That is no finding, and no verdict: the
+// case is not judged, and says why. A large body with a valid key that meets the same reset
+// is still a finding.
+func TestEarlyCloseOfARejectedKeyIsNoFinding(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{MaxBodyBytes: 4 << 20})
+	resetBig := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.ContentLength >= 64<<10 {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			require.NoError(t, err)
+			if tc, ok := conn.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0) // a reset, not a close: whatever the client sends is lost
+			}
+			_ = conn.Close()
+			return
+		}
+		ref.ServeHTTP(w, r)
+	})
+	rep := run(t, serve(t, resetBig), conformance.Options{Only: []string{"createPet/cases-auth", "createPet/cases-body"}, Seed: 5})
+	auth, _ := rep.Result("createPet/cases-auth")
+	assert.Equal(t, conformance.Pass, auth.Status, "%v", auth.Failures)
+	assert.Positive(t, auth.CasesSkipped)
+	assert.Contains(t, auth.Reason, "before reading it")
+	body, _ := rep.Result("createPet/cases-body")
+	require.Equal(t, conformance.Fail, body.Status, "a valid key's 1 MiB body dropped is still a finding")
+	assert.Contains(t, body.Failures[0].Message, "closed the connection")
 }

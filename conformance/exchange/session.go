@@ -99,6 +99,20 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 	}
 	resp, body, truncated, err := s.send(req, &rt)
 	var cut *cutShortError
+	if err != nil && (errors.As(err, &cut) || dropped(err)) && len(reqBody) >= judge.UnreadBody && judge.AnswersUnread(req.Context()) {
+		// A server may answer such a request (a rejected key) without reading the body,
+		// and close: the connection broke while the body was still on its way, and the
+		// answer with it. That is no fault of the target, and no verdict either.
+		ex := s.exchange(req, reqBody)
+		ex.Error = s.Redact(err.Error())
+		rec.add(ex)
+		why := fmt.Sprintf("the target closed the connection while the body of %d bytes was still being sent, before reading it "+
+			"(a server may answer a rejected key so); the answer was lost on the way: %s", len(reqBody), ex.Error)
+		rec.mu.Lock()
+		rec.notSent = why
+		rec.mu.Unlock()
+		return nil, nil, &NotSentError{why}
+	}
 	if errors.As(err, &cut) {
 		// Headers came and the body broke off: the answer is the request's finding.
 		ex := s.exchange(req, reqBody)
