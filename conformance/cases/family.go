@@ -35,7 +35,7 @@ type Family struct {
 	// shrink: a failing case is shrunk to its smallest failing form (random combinations);
 	// around: its combinations are built around a rejected key, which shrinking keeps.
 	shrink, around bool
-	draw   func(g *Generator, seed uint64) []Case
+	draw           func(g *Generator, seed uint64) []Case
 }
 
 // familyText are the families that make one rule per operation, with their sections and
