@@ -230,13 +230,32 @@ func (r *run) runCase(k Case) bool {
 	}
 	defer release()
 
-	if r.fam.shrink && len(k.Mutations()) > 1 {
-		k = r.shrunk(k)
-	}
-	r.sent = k.Name
 	r.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
 	defer r.to.SetCase("", "", "", "")
+	if r.fam.shrink && len(k.Mutations()) > 1 {
+		// Sent once on a fork: a combination that passes is merged as it is (most do), one
+		// that fails is shrunk, and its smallest failing form is what the case reports.
+		sub, merge := r.fork()
+		sub.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
+		sub.judgeCase(k)
+		level, failed := sub.to.Strongest()
+		if !failed {
+			r.notSent = cmp.Or(sub.to.NotSent(), sub.notSent)
+			merge()
+			r.lastStatus, r.sent = sub.lastStatus, k.Name
+			return r.account()
+		}
+		k = r.shrunk(k, level)
+		r.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
+	}
+	r.sent = k.Name
 	r.judgeCase(k)
+	return r.account()
+}
+
+// account counts the case just judged: not sent (and why), or sent; it returns false when
+// the target gave no answer.
+func (r *run) account() bool {
 	if why := cmp.Or(r.to.NotSent(), r.notSent); why != "" {
 		r.notSent = ""
 		r.skipped++
@@ -247,13 +266,9 @@ func (r *run) runCase(k Case) bool {
 	return r.to.Answered()
 }
 
-// shrunk is k, when it fails, as its smallest failing form, its words saying what it was
-// shrunk from.
-func (r *run) shrunk(k Case) Case {
-	failed, level := r.probe(k)
-	if !failed {
-		return k
-	}
+// shrunk is k, which failed at level, as its smallest failing form, its words saying what
+// it was shrunk from.
+func (r *run) shrunk(k Case, level report.Severity) Case {
 	// A smaller form must fail as strongly: dropping a rejected field from a body that also
 	// holds bytes that are not UTF-8 must not turn a MUST into a SHOULD.
 	shrink := Shrink
