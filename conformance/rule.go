@@ -47,7 +47,9 @@ func (r *runner) run(rule Rule) (res Result) {
 	} else {
 		skipped, panicked = rules.Execute(rule, r.newCheck(rule, rec, !unprepared))
 	}
-	res.Failures, res.Exchanges = rec.Results()
+	// The exchanges are written (redacted, with their curl lines) only for a rule that
+	// does not pass: most rules pass, and theirs are never shown.
+	res.Failures = rec.Failures()
 	for i := range res.Failures {
 		res.Failures[i].Level = res.Failures[i].Level.Weaker(rule.Severity)
 	}
@@ -85,9 +87,8 @@ func (r *runner) run(rule Rule) (res Result) {
 	if res.Status == Pass && res.CasesSkipped > 0 {
 		res.Reason = fmt.Sprintf("%s not sent: %s", words.Plural(res.CasesSkipped, "case"), skipWhy)
 	}
-	if res.Status == Pass || res.Status == Skip {
-		res.Exchanges = nil
-	} else {
+	if res.Status != Pass && res.Status != Skip {
+		res.Failures, res.Exchanges = rec.Results()
 		keepExchanges(&res)
 	}
 	waive(&res, r.opts, waiverClock(r.opts, r.start))

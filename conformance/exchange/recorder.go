@@ -175,12 +175,18 @@ func (r *Recorder) FailureCount() int {
 // places; a request src got no answer to is then r's too. src must be an *exchange.Recorder
 // no one records into any more (a generated case's, merged in order).
 func (r *Recorder) Absorb(s *Recorder) {
-	failures, exchanges := s.Results()
+	s.mu.Lock()
+	failures, built, lazy := s.failures, s.exchanges, s.answered
+	s.mu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.build()
-	offset := len(r.exchanges)
-	r.exchanges = append(r.exchanges, exchanges...)
+	// src's exchanges go after r's in order, and stay unwritten until a report reads them:
+	// most cases pass, and their exchanges are never read.
+	offset := r.count()
+	for i := range built {
+		r.answered = append(r.answered, answeredExchange{done: &built[i]})
+	}
+	r.answered = append(r.answered, lazy...)
 	for _, f := range failures {
 		if f.Exchange >= 0 {
 			f.Exchange += offset

@@ -417,6 +417,8 @@ func (s *Session) answered(req *http.Request, reqBody []byte, resp *http.Respons
 
 // answeredExchange is an exchange as it was sent and answered, before redaction.
 type answeredExchange struct {
+	// done is an exchange written already (one merged from another recorder).
+	done    *report.Exchange
 	s       *Session
 	req     http.Request
 	reqBody []byte
@@ -426,6 +428,9 @@ type answeredExchange struct {
 
 // build writes the exchange as a report shows it: redacted, with the curl line that repeats it.
 func (a *answeredExchange) build() report.Exchange {
+	if a.done != nil {
+		return *a.done
+	}
 	ex := a.s.exchange(&a.req, a.reqBody)
 	ex.Response = a.s.response(&a.resp, a.body)
 	return ex
