@@ -242,22 +242,32 @@ type answerWriter struct {
 	http.ResponseWriter
 	status int
 	body   []byte
+	// clock, when set, is read as the status is written: wall is then the time the answer
+	// left, before the client can have acted on it (a retry after a 429's wait).
+	clock func() time.Time
+	wall  time.Time
+}
+
+// answered notes the status, and the time it was written.
+func (w *answerWriter) answered(status int) {
+	if w.status == 0 {
+		w.status = status
+		if w.clock != nil {
+			w.wall = w.clock()
+		}
+	}
 }
 
 // answerBodyBytes is enough for an Error record (its message is capped at 512 bytes).
 const answerBodyBytes = 2 << 10
 
 func (w *answerWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
+	w.answered(status)
 	w.ResponseWriter.WriteHeader(status)
 }
 
 func (w *answerWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.answered(http.StatusOK)
 	if w.status >= 400 && len(w.body) < answerBodyBytes {
 		w.body = append(w.body, b[:min(len(b), answerBodyBytes-len(w.body))]...)
 	}

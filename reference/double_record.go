@@ -50,7 +50,7 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			body = &teeBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		aw := &answerWriter{ResponseWriter: w}
+		aw := &answerWriter{ResponseWriter: w, clock: rc.judge.wall}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler && aw.status == 0 {
@@ -89,7 +89,13 @@ func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r 
 		(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
 	rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
 	rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
-	s := seen{r: r, e: e, at: at, wall: rc.judge.wall(), answerHdr: h}
+	// The wall clock as the answer was written: by the time the journal is, a client that
+	// got a 429 may have waited already, and its retry would look early.
+	wall := aw.wall
+	if wall.IsZero() {
+		wall = rc.judge.wall()
+	}
+	s := seen{r: r, e: e, at: at, wall: wall, answerHdr: h}
 	if body != nil {
 		s.body, s.whole = body.kept, body.eof && body.read == int64(len(body.kept))
 	}
