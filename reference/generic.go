@@ -63,23 +63,26 @@ var actedOn = map[string][]string{
 }
 
 // genericOps adds to hs, the hand-written handlers, a handler for every other operation of
-// ops, and works out the list's filters and the Coverage.
-func (s *server) genericOps(ops []spec.Operation, hs map[string]http.Handler) {
+// the spec, and works out the list's filters and the Coverage.
+func (s *server) genericOps(facts *spec.Facts, hs map[string]http.Handler) {
 	g := &generic{}
 	s.gen = g
-	var list spec.Operation
-	for _, op := range ops {
-		if op.ID == spec.OpList {
-			list = op
-		}
-	}
-	for _, op := range ops {
+	list := facts.ByID[spec.OpList]
+	g.filters = listFilters(list, parameters(facts.Doc, list))
+	for _, op := range facts.Ops {
 		where := fmt.Sprintf("%s (%s %s)", op.ID, op.Method, op.Path)
+		params := parameters(facts.Doc, op)
 		if hs[op.ID] != nil {
-			g.ignored(op, actedOn[op.ID]...)
+			used := slices.Clone(actedOn[op.ID])
+			if op.ID == spec.OpList {
+				for _, f := range g.filters {
+					used = append(used, f.param)
+				}
+			}
+			g.ignored(op.ID, params, used...)
 			continue
 		}
-		h, does, why := s.byShape(op, list.Path)
+		h, does, why := s.byShape(op, params, list.Path)
 		if h == nil {
 			g.coverage.Unserved = append(g.coverage.Unserved, where+": "+why)
 			hs[op.ID] = s.notImplemented(op, why)
@@ -87,47 +90,42 @@ func (s *server) genericOps(ops []spec.Operation, hs map[string]http.Handler) {
 		}
 		g.coverage.ByShape = append(g.coverage.ByShape, where+": "+does)
 		hs[op.ID] = h
-		g.ignored(op, itemParam(op, list.Path))
+		g.ignored(op.ID, params, itemParam(op, params, list.Path))
 	}
-	g.filters = listFilters(list)
-	filtered := []string{}
-	for _, f := range g.filters {
-		filtered = append(filtered, f.param)
-	}
-	// The list's filters are acted on: take them back out of what is ignored.
-	g.coverage.Ignored = slices.DeleteFunc(g.coverage.Ignored, func(line string) bool {
-		for _, p := range filtered {
-			if line == ignoredLine(list.ID, openapi3.ParameterInQuery, p) {
-				return true
+}
+
+// parameters are op's parameters, its path's included (the operation's win over the path's).
+func parameters(doc *openapi3.T, op spec.Operation) openapi3.Parameters {
+	out := slices.Clone(op.Op.Parameters)
+	if item := doc.Paths.Value(op.Path); item != nil {
+		for _, ref := range item.Parameters {
+			if ref.Value != nil && op.Op.Parameters.GetByInAndName(ref.Value.In, ref.Value.Name) == nil {
+				out = append(out, ref)
 			}
 		}
-		return false
-	})
+	}
+	return out
 }
 
-// ignored notes every parameter of op but those named in used.
-func (g *generic) ignored(op spec.Operation, used ...string) {
-	for _, ref := range op.Op.Parameters {
+// ignored notes every parameter in params but those named in used.
+func (g *generic) ignored(opID string, params openapi3.Parameters, used ...string) {
+	for _, ref := range params {
 		if p := ref.Value; p != nil && !slices.Contains(used, p.Name) {
-			g.coverage.Ignored = append(g.coverage.Ignored, ignoredLine(op.ID, p.In, p.Name))
+			g.coverage.Ignored = append(g.coverage.Ignored, fmt.Sprintf("%s: %s parameter %s", opID, p.In, p.Name))
 		}
 	}
-}
-
-func ignoredLine(opID, in, name string) string {
-	return fmt.Sprintf("%s: %s parameter %s", opID, in, name)
 }
 
 // listFilters are the list's query parameters named like a field of its items that the store
 // keeps, of the field's type (an integer or a string).
-func listFilters(list spec.Operation) []listFilter {
+func listFilters(list spec.Operation, params openapi3.Parameters) []listFilter {
 	items := spec.ResponseSchema(list.Op, http.StatusOK)
 	if items == nil || items.Items == nil || items.Items.Value == nil {
 		return nil
 	}
 	props := spec.AllProperties(items.Items.Value)
 	var out []listFilter
-	for _, ref := range list.Op.Parameters {
+	for _, ref := range params {
 		p := ref.Value
 		if p == nil || p.In != openapi3.ParameterInQuery || slices.Contains(actedOn[list.ID], p.Name) || !slices.Contains(props, p.Name) {
 			continue
@@ -144,14 +142,14 @@ func listFilters(list spec.Operation) []listFilter {
 }
 
 // itemParam is the name of op's one path parameter when op's path is the list's path and
-// that integer parameter (/pets/{petId}), and "" otherwise.
-func itemParam(op spec.Operation, listPath string) string {
+// that integer parameter (/pets/{petId}), and "" otherwise; params are op's parameters.
+func itemParam(op spec.Operation, params openapi3.Parameters, listPath string) string {
 	rest, ok := strings.CutPrefix(op.Path, listPath+"/{")
 	name, ok2 := strings.CutSuffix(rest, "}")
 	if !ok || !ok2 || strings.ContainsAny(name, "/{}") {
 		return ""
 	}
-	for _, ref := range op.Op.Parameters {
+	for _, ref := range params {
 		if p := ref.Value; p != nil && p.In == openapi3.ParameterInPath && p.Name == name &&
 			p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Type != nil && p.Schema.Value.Type.Is(openapi3.TypeInteger) {
 			return name
@@ -161,8 +159,8 @@ func itemParam(op spec.Operation, listPath string) string {
 }
 
 // byShape returns the handler of op's shape and what it does, or nil and why there is none.
-func (s *server) byShape(op spec.Operation, listPath string) (h http.Handler, does, why string) {
-	param := itemParam(op, listPath)
+func (s *server) byShape(op spec.Operation, params openapi3.Parameters, listPath string) (h http.Handler, does, why string) {
+	param := itemParam(op, params, listPath)
 	if param == "" {
 		return nil, "", "no standard shape (only DELETE, PUT and PATCH on " + listPath + "/{id} are served by shape)"
 	}

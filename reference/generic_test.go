@@ -67,6 +67,18 @@ func TestGenericDelete(t *testing.T) {
 	})
 }
 
+// The item's path parameter may be declared on the path rather than on the operation.
+func TestGenericDeleteWithThePathsParameter(t *testing.T) {
+	doc := grown(t, grownspec.Delete)
+	item := doc.Paths.Value("/pets/{petId}")
+	item.Parameters, item.Delete.Parameters = item.Delete.Parameters, nil
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}, Seed: seedOf(2), Now: fixedNow})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{ByShape: []string{"deletePet (DELETE /pets/{petId}): removes the animal"}}, srv.Coverage())
+	assert.Equal(t, http.StatusNoContent, do(t, srv, req{method: http.MethodDelete, path: "/v1/pets/2", auth: authed}).Code)
+	assert.Equal(t, http.StatusNotFound, do(t, srv, req{method: http.MethodGet, path: "/v1/pets/2", auth: authed}).Code)
+}
+
 // An operation of no standard shape does not stop the server: it is answered 501 with an
 // Error, after the key, and Coverage names it with the reason.
 func TestUnservedOperationAnswers501(t *testing.T) {

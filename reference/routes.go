@@ -21,14 +21,14 @@ func (s *server) routes() map[string]http.Handler {
 
 // operations pairs every operation of the spec with its handler: the hand-written one, or
 // the one its shape calls for (generic.go); a handler without an operation is an error.
-func (s *server) operations(ops []spec.Operation) (map[string]http.Handler, error) {
+func (s *server) operations(facts *spec.Facts) (map[string]http.Handler, error) {
 	hs := s.routes()
 	for id := range hs {
-		if !slices.ContainsFunc(ops, func(op spec.Operation) bool { return op.ID == id }) {
+		if _, ok := facts.ByID[id]; !ok {
 			return nil, fmt.Errorf("reference: handler %q has no operation in the spec", id)
 		}
 	}
-	s.genericOps(ops, hs)
+	s.genericOps(facts, hs)
 	return hs, nil
 }
 

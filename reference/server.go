@@ -146,7 +146,7 @@ func newFastReference(facts *spec.Facts, cfg Config, keys *keySet, logger *log.L
 	}
 	s.ew = &errorWriter{log: logger}
 	s.decode = decodeNewPetQuick
-	ops, err := s.operations(facts.Ops)
+	ops, err := s.operations(facts)
 	if err != nil {
 		return nil, nil, err
 	}
