@@ -25,7 +25,7 @@ const module = "github.com/petstore/petstore/"
 var layers = [][]string{
 	{"internal/words"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
-	{"reference", "conformance/report", "internal/document"},
+	{"reference", "conformance/report", "internal/document", "internal/grownspec"},
 	{"conformance/judge"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},

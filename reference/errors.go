@@ -25,6 +25,7 @@ const (
 	CodePayloadTooLarge      = "payload_too_large"
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
+	CodeNotImplemented       = "not_implemented" // an operation of the spec the reference cannot serve (generic.go)
 )
 
 // Error is the spec's Error record: every failure the server answers carries one.
@@ -56,12 +57,13 @@ var (
 	errInternal     = newError(http.StatusInternalServerError, CodeInternal, "internal server error")
 )
 
-// outsideSpec are the statuses of limits a handler may answer with although no operation
-// documents them.
+// outsideSpec are the statuses a handler may answer with although no operation documents
+// them: limits, and the 501 of an operation the reference cannot serve.
 var outsideSpec = map[int]bool{
 	http.StatusRequestEntityTooLarge: true,
 	http.StatusUnsupportedMediaType:  true,
 	http.StatusInsufficientStorage:   true,
+	http.StatusNotImplemented:        true, // an operation of the spec the reference cannot serve (generic.go)
 }
 
 // methodNotAllowed carries the methods the spec declares for the path, for the Allow header.

@@ -32,6 +32,8 @@ type server struct {
 	petPath string
 	// decode parses a createPet body: decodeNewPet, or a fast path's equal.
 	decode func([]byte) (NewPet, error)
+	// gen serves the operations the spec adds, by their shape (generic.go).
+	gen *generic
 }
 
 // newServerState makes the handlers' state for the spec's facts, with a store of at most
@@ -92,9 +94,14 @@ func (s *server) handleListPets() http.Handler {
 			s.ew.writeError(w, r, invalid("status must be one of %v, got %q", s.statuses, status))
 			return
 		}
+		match, err := s.gen.match(q) // the spec's other filters (generic.go)
+		if err != nil {
+			s.ew.writeError(w, r, err)
+			return
+		}
 		buf := getBuf()
 		defer putBuf(buf)
-		*buf = s.store.appendList((*buf)[:0], int(limit), status)
+		*buf = s.store.appendWhere((*buf)[:0], int(limit), status, match)
 		writeStored(w, http.StatusOK, bodyPets, *buf)
 	})
 }
@@ -166,10 +173,9 @@ func (s *server) handleGetPet() http.Handler {
 				op.Method, s.base+op.Path, op.Sunset.Format(time.DateOnly), replacement(op)))
 			return
 		}
-		raw := r.PathValue("petId")
-		id, err := strconv.ParseInt(raw, 10, 64)
+		id, err := pathID(r, "petId")
 		if err != nil {
-			s.ew.writeError(w, r, invalid("petId must be an integer in the int64 range, got %q", raw))
+			s.ew.writeError(w, r, err)
 			return
 		}
 		buf := getBuf()

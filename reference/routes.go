@@ -9,8 +9,8 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// routes is the whole API on one screen: one handler per operationId of the spec. NewServer
-// refuses to start if this table and the spec disagree.
+// routes are the hand-written handlers of the operations the interface document names; the
+// spec's other operations are served by their shape (generic.go).
 func (s *server) routes() map[string]http.Handler {
 	return map[string]http.Handler{
 		spec.OpList:   s.handleListPets(),  // GET  /pets
@@ -19,27 +19,16 @@ func (s *server) routes() map[string]http.Handler {
 	}
 }
 
-// operations pairs every operation of the spec with its handler; an operation without a
-// handler, or a handler without an operation, is an error.
-func (s *server) operations(ops []spec.Operation) (map[string]http.Handler, error) {
+// operations pairs every operation of the spec with its handler: the hand-written one, or
+// the one its shape calls for (generic.go); a handler without an operation is an error.
+func (s *server) operations(facts *spec.Facts) (map[string]http.Handler, error) {
 	hs := s.routes()
-	var missing []string
-	seen := map[string]bool{}
-	for _, op := range ops {
-		seen[op.ID] = true
-		if hs[op.ID] == nil {
-			missing = append(missing, op.ID)
-		}
-	}
 	for id := range hs {
-		if !seen[id] {
+		if _, ok := facts.ByID[id]; !ok {
 			return nil, fmt.Errorf("reference: handler %q has no operation in the spec", id)
 		}
 	}
-	if len(missing) > 0 {
-		slices.Sort(missing)
-		return nil, fmt.Errorf("reference: no handler for operation(s) %s", strings.Join(missing, ", "))
-	}
+	s.genericOps(facts, hs)
 	return hs, nil
 }
 

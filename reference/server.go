@@ -146,7 +146,7 @@ func newFastReference(facts *spec.Facts, cfg Config, keys *keySet, logger *log.L
 	}
 	s.ew = &errorWriter{log: logger}
 	s.decode = decodeNewPetQuick
-	ops, err := s.operations(facts.Ops)
+	ops, err := s.operations(facts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -271,3 +271,7 @@ func documentedPath(facts *spec.Facts, r *http.Request, path string) bool {
 	_, _, err := facts.Validator.Route(moved)
 	return err == nil || errors.Is(err, routers.ErrMethodNotAllowed)
 }
+
+// Coverage says which operations of the spec are served by their shape, which are answered
+// 501, and which parameters are accepted but not acted on (generic.go).
+func (srv *Server) Coverage() Coverage { return srv.s.gen.coverage }

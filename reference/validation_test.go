@@ -33,20 +33,6 @@ func TestHandlersMatchSpecOperations(t *testing.T) {
 	assert.Equal(t, inSpec, handled)
 }
 
-// A spec with an operation the server has no handler for is refused at start.
-func TestNewServerRefusesUnhandledOperation(t *testing.T) {
-	doc, err := spec.Parse(spec.Bytes())
-	require.NoError(t, err)
-	get := doc.Paths.Value("/pets/{petId}").Get
-	del := *get
-	del.OperationID = "deletePet"
-	del.Deprecated = false
-	doc.Paths.Value("/pets/{petId}").Delete = &del
-	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `no handler for operation(s) deletePet`)
-}
-
 // A spec without an operation the server handles is refused at start.
 func TestNewServerRefusesHandlerWithoutOperation(t *testing.T) {
 	doc, err := spec.Parse(spec.Bytes())

@@ -2,7 +2,7 @@
 // pet-store-interface.md, served from memory, every request and response validated against
 // spec/openapi.yaml.
 //
-//	petstore serve [--addr 127.0.0.1:8080] [--api-key K]... [--seed FILE] [--admin-key K]
+//	petstore serve [--addr 127.0.0.1:8080] [--spec FILE] [--api-key K]... [--seed FILE] [--admin-key K]
 //	               [--max-body BYTES] [--max-pets N] [--cors-origin O]... [--no-validation] [--lenient]
 //	               [--proxy-headers]
 //	               [--read-header-timeout D] [--read-timeout D] [--write-timeout D] [--idle-timeout D]
@@ -15,11 +15,16 @@
 // PETSTORE_ADMIN_KEY; keys are never written to the log. The server stops gracefully on SIGINT
 // or SIGTERM: it stops accepting connections, lets the requests in flight finish, and closes
 // what is left after --shutdown-timeout (exit 1 then, 0 otherwise).
+//
+// --spec serves another description than the embedded spec/openapi.yaml: the operations it
+// adds are served by their shape, or answered 501 (reference/generic.go); the start-up lines
+// say which spec (with its sha256), and what of it is not served or not acted on.
 package main
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -52,7 +57,7 @@ func main() {
 const usage = `usage: petstore serve [flags]
 
 Serves the pet store interface from memory, validating every request and response against
-the embedded spec/openapi.yaml. Environment: PETSTORE_API_KEYS (comma-separated),
+the embedded spec/openapi.yaml, or the --spec file. Environment: PETSTORE_API_KEYS (comma-separated),
 PETSTORE_ADMIN_KEY; a flag beats the environment. The flags from --now to --client-report
 make it a test double for client developers (README "Testing your client").
 
@@ -68,6 +73,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 // options are the parsed command line.
 type options struct {
 	addr, seed, adminKey string
+	specFile             string
 	apiKeys, corsOrigins stringList
 	maxBody              int64
 	maxPets              int
@@ -82,6 +88,7 @@ type options struct {
 func flagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("petstore serve", flag.ContinueOnError)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
+	fs.StringVar(&o.specFile, "spec", "", "OpenAPI `file` to serve instead of the embedded spec/openapi.yaml")
 	fs.Var(&o.apiKeys, "api-key", "accepted bearer `key` (repeatable); default PETSTORE_API_KEYS, else a random key")
 	fs.StringVar(&o.seed, "seed", "", "JSON `file` of animals to start with (e.g. testdata/pets.json)")
 	fs.StringVar(&o.adminKey, "admin-key", "", "enables the endpoints under /_admin/ with this bearer `key`; default PETSTORE_ADMIN_KEY")
@@ -159,6 +166,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	specText := spec.Bytes()
+	if o.specFile != "" {
+		if specText, err = os.ReadFile(o.specFile); err != nil {
+			return cli.Usagef("petstore: --spec: %v", err)
+		}
+		if cfg.Spec, err = spec.Parse(specText); err != nil {
+			return cli.Usagef("petstore: --spec %s: %v", o.specFile, err)
+		}
+	}
 	srv, err := reference.New(cfg)
 	if err != nil {
 		return cli.Usagef("petstore: %v", err)
@@ -170,11 +186,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	animals := len(cfg.Seed)
 	cfg.Seed = nil
 	debug.FreeOSMemory()
-	base, err := spec.BasePath(spec.MustLoad())
-	if err != nil {
-		return cli.Usagef("petstore: %v", err)
-	}
-	if wd, err := os.Getwd(); err == nil {
+	base := srv.Facts().BasePath
+	if wd, err := os.Getwd(); err == nil && o.specFile == "" {
 		if w := spec.Stale(wd); w != "" {
 			fmt.Fprintln(stderr, "petstore: "+w) // a binary built before the checkout's spec changed
 		}
@@ -193,6 +206,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(animals, "animal"))
 	fmt.Fprintln(stdout, keys)
 	if line := o.double.describe(cfg); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
+	for _, line := range coverageLines(o.specFile, specText, srv.Coverage()) {
 		fmt.Fprintln(stdout, line)
 	}
 
@@ -256,6 +272,26 @@ func (o options) config(getenv func(string) string, log io.Writer) (cfg referenc
 		return cfg, "petstore: API key: " + cfg.APIKeys[0], nil
 	}
 	return cfg, fmt.Sprintf("petstore: %s from %s", words.Plural(len(cfg.APIKeys), "API key"), keySource), nil
+}
+
+// coverageLines are the start-up lines about the spec: which one (with the sha256 of its
+// text), and what of it the server does not serve (501) or accepts without acting on it.
+func coverageLines(file string, text []byte, c reference.Coverage) []string {
+	which := "the embedded spec/openapi.yaml"
+	if file != "" {
+		which = file
+	}
+	lines := []string{fmt.Sprintf("petstore: spec %s (sha256 %x)", which, sha256.Sum256(text))}
+	for _, l := range c.ByShape {
+		lines = append(lines, "petstore: served by its shape: "+l)
+	}
+	for _, l := range c.Unserved {
+		lines = append(lines, "petstore: not served (answered 501 not_implemented): "+l)
+	}
+	for _, l := range c.Ignored {
+		lines = append(lines, "petstore: accepted, not acted on: "+l)
+	}
+	return lines
 }
 
 // baseURL is the address clients use; a wildcard listen address is reached on loopback.

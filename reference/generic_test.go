@@ -1,0 +1,198 @@
+package reference
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/internal/grownspec"
+	"github.com/petstore/petstore/spec"
+)
+
+// grown is the spec with the named additions (internal/grownspec).
+func grown(t testing.TB, names ...string) *openapi3.T {
+	t.Helper()
+	text, err := grownspec.Text(names...)
+	require.NoError(t, err)
+	doc, err := spec.Parse(text)
+	require.NoError(t, err)
+	return doc
+}
+
+// grownServer serves doc with seedOf(8), with and without validation.
+func grownServers(t *testing.T, doc *openapi3.T, test func(t *testing.T, h http.Handler)) {
+	for _, noValidation := range []bool{false, true} {
+		name := map[bool]string{false: "validated", true: "no-validation"}[noValidation]
+		t.Run(name, func(t *testing.T) {
+			test(t, newTestServer(t, Config{Spec: doc, Seed: seedOf(8), NoValidation: noValidation}))
+		})
+	}
+}
+
+// The embedded spec has nothing beyond the hand-written operations and their parameters.
+func TestCoverageOfTheEmbeddedSpec(t *testing.T) {
+	srv, err := New(Config{APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{}, srv.Coverage())
+}
+
+// With DELETE /pets/{petId} added, the reference starts, removes on request (204, then 404),
+// asks for the key first, and says it serves the operation by its shape.
+func TestGenericDelete(t *testing.T) {
+	doc := grown(t, grownspec.Delete)
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{ByShape: []string{"deletePet (DELETE /pets/{petId}): removes the animal"}}, srv.Coverage())
+	grownServers(t, doc, func(t *testing.T, h http.Handler) {
+		w := do(t, h, req{method: http.MethodDelete, path: "/v1/pets/3"})
+		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		w = do(t, h, req{method: http.MethodDelete, path: "/v1/pets/3", auth: authed})
+		require.Equal(t, http.StatusNoContent, w.Code, "body: %s", w.Body)
+		assert.Empty(t, w.Body.String())
+		w = do(t, h, req{method: http.MethodDelete, path: "/v1/pets/3", auth: authed})
+		require.Equal(t, http.StatusNotFound, w.Code)
+		assert.Equal(t, "pet 3 not found", errorBody(t, w).Message)
+		w = do(t, h, req{method: http.MethodGet, path: "/v1/pets/3", auth: authed})
+		assert.Equal(t, http.StatusNotFound, w.Code)
+		w = do(t, h, req{method: http.MethodDelete, path: "/v1/pets/abc", auth: authed})
+		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code)
+		var ids []int64
+		for _, p := range pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets", auth: authed})) {
+			ids = append(ids, p.ID)
+		}
+		assert.Equal(t, []int64{1, 2, 4, 5, 6, 7, 8}, ids)
+	})
+}
+
+// The item's path parameter may be declared on the path rather than on the operation.
+func TestGenericDeleteWithThePathsParameter(t *testing.T) {
+	doc := grown(t, grownspec.Delete)
+	item := doc.Paths.Value("/pets/{petId}")
+	item.Parameters, item.Delete.Parameters = item.Delete.Parameters, nil
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}, Seed: seedOf(2), Now: fixedNow})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{ByShape: []string{"deletePet (DELETE /pets/{petId}): removes the animal"}}, srv.Coverage())
+	assert.Equal(t, http.StatusNoContent, do(t, srv, req{method: http.MethodDelete, path: "/v1/pets/2", auth: authed}).Code)
+	assert.Equal(t, http.StatusNotFound, do(t, srv, req{method: http.MethodGet, path: "/v1/pets/2", auth: authed}).Code)
+}
+
+// An operation of no standard shape does not stop the server: it is answered 501 with an
+// Error, after the key, and Coverage names it with the reason.
+func TestUnservedOperationAnswers501(t *testing.T) {
+	doc := grown(t, grownspec.Groom)
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	require.Len(t, srv.Coverage().Unserved, 1)
+	assert.Contains(t, srv.Coverage().Unserved[0], "groomPet (POST /pets/{petId}/groom): no standard shape")
+	grownServers(t, doc, func(t *testing.T, h http.Handler) {
+		w := do(t, h, req{method: http.MethodPost, path: "/v1/pets/1/groom"})
+		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		w = do(t, h, req{method: http.MethodPost, path: "/v1/pets/1/groom", auth: authed})
+		require.Equal(t, http.StatusNotImplemented, w.Code)
+		e := errorBody(t, w)
+		assert.Equal(t, CodeNotImplemented, e.Code)
+		assert.Contains(t, e.Message, "POST /v1/pets/{petId}/groom (groomPet) is in the spec but the reference server cannot serve it")
+	})
+}
+
+// A DELETE without a 204 (a copy of getPet under another operationId) is not served by its
+// shape: 501, not a refusal to start.
+func TestDeleteWithoutNoContentIsUnserved(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	del := *doc.Paths.Value("/pets/{petId}").Get
+	del.OperationID, del.Deprecated = "deletePet", false
+	doc.Paths.Value("/pets/{petId}").Delete = &del
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"deletePet (DELETE /pets/{petId}): no 204 (or 200 without a body) response"}, srv.Coverage().Unserved)
+	w := do(t, srv, req{method: http.MethodDelete, path: "/v1/pets/1", auth: authed})
+	assert.Equal(t, http.StatusNotImplemented, w.Code)
+}
+
+// A query parameter of listPets named like a property of its items filters by equality; one
+// that is not is accepted, validated and listed as not acted on.
+func TestListFiltersByAPropertyOfItsItems(t *testing.T) {
+	doc := grown(t, grownspec.NameFilter)
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{Ignored: []string{"listPets: query parameter sort"}}, srv.Coverage())
+	grownServers(t, doc, func(t *testing.T, h http.Handler) {
+		got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=pet3", auth: authed}))
+		assert.Equal(t, []Pet{{ID: 3, Name: "pet3", CategoryID: 2, Status: "sold"}}, got)
+		assert.Empty(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=pet3&status=available", auth: authed})))
+		assert.Empty(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=nobody", auth: authed})))
+		assert.Len(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?sort=id", auth: authed})), 8)
+		w := do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=a&name=b", auth: authed})
+		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code)
+	})
+	// A name with characters the store escapes is matched as written.
+	h := newTestServer(t, Config{Spec: doc, Seed: []NewPet{{Name: `Rex "<&>" é`, CategoryID: 1}, {Name: "Tom", CategoryID: 1}}})
+	got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=Rex+%22%3C%26%3E%22+%C3%A9", auth: authed}))
+	assert.Equal(t, []Pet{{ID: 1, Name: `Rex "<&>" é`, CategoryID: 1}}, got)
+}
+
+// PUT replaces the animal with the body; PATCH changes it by a JSON merge patch: a member
+// replaces, null removes; the id never changes; the result must be a valid animal.
+func TestGenericReplaceAndMergePatch(t *testing.T) {
+	doc := grown(t, grownspec.Change)
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Equal(t, Coverage{
+		ByShape: []string{"updatePet (PATCH /pets/{petId}): changes the animal (JSON merge patch)", "replacePet (PUT /pets/{petId}): replaces the animal"},
+		Ignored: []string{"replacePet: query parameter dryRun"},
+	}, srv.Coverage())
+	get := func(t *testing.T, h http.Handler, path string) Pet {
+		got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?limit=100", auth: authed}))
+		for _, p := range got {
+			if "/v1/pets/"+itoa(p.ID) == path {
+				return p
+			}
+		}
+		return Pet{}
+	}
+	grownServers(t, doc, func(t *testing.T, h http.Handler) {
+		put := req{method: http.MethodPut, path: "/v1/pets/2", auth: authed, contentType: "application/json",
+			body: `{"name":"Bella","categoryId":9,"status":"sold"}`}
+		w := do(t, h, put)
+		require.Equal(t, http.StatusOK, w.Code, "body: %s", w.Body)
+		assert.JSONEq(t, `{"id":2,"name":"Bella","categoryId":9,"status":"sold"}`, w.Body.String())
+		assert.Equal(t, Pet{ID: 2, Name: "Bella", CategoryID: 9, Status: "sold"}, get(t, h, "/v1/pets/2"))
+
+		patch := req{method: http.MethodPatch, path: "/v1/pets/2", auth: authed, contentType: "application/merge-patch+json",
+			body: `{"name":"Luna","status":null}`}
+		w = do(t, h, patch)
+		require.Equal(t, http.StatusOK, w.Code, "body: %s", w.Body)
+		assert.JSONEq(t, `{"id":2,"name":"Luna","categoryId":9}`, w.Body.String())
+		assert.Equal(t, Pet{ID: 2, Name: "Luna", CategoryID: 9}, get(t, h, "/v1/pets/2"))
+
+		for _, bad := range []struct{ name, r string }{
+			{"no key", ""},
+			{"name removed", `{"name":null}`},
+			{"id changed", `{"id":5}`},
+			{"bad status", `{"status":"lost"}`},
+			{"duplicate key", `{"name":"A","name":"B"}`},
+		} {
+			rq := patch
+			rq.body = bad.r
+			if bad.r == "" {
+				rq.auth, rq.body = "", `{"name":"X"}`
+			}
+			w := do(t, h, rq)
+			assert.Contains(t, []int{http.StatusBadRequest, http.StatusUnauthorized}, w.Code, "%s: %s", bad.name, w.Body)
+			errorBody(t, w)
+		}
+		assert.Equal(t, Pet{ID: 2, Name: "Luna", CategoryID: 9}, get(t, h, "/v1/pets/2"), "a refused change changes nothing")
+
+		rq := put
+		rq.path = "/v1/pets/99"
+		w = do(t, h, rq)
+		assert.Equal(t, http.StatusNotFound, w.Code, "body: %s", w.Body)
+		rq = put
+		rq.contentType = "text/plain"
+		assert.Equal(t, http.StatusUnsupportedMediaType, do(t, h, rq).Code)
+	})
+}
