@@ -358,8 +358,8 @@ func Shrink(c Case, fails func(Case) bool) Case {
 // judges one part of the request before the key is named in as many requests as the
 // combination has parts. The key stays in what it returns: "no key and a malformed body got
 // 400" is the finding, and the other part alone, with a valid key, may fail for a reason of
-// its own, which its own family reports. Only a fault that needs three parts together falls
-// back to Shrink.
+// its own, which its own family reports. A fault that needs three parts together is reported
+// as the whole combination.
 func ShrinkAround(c Case, fails func(Case) bool) Case {
 	ms := c.mutations
 	if len(ms) < 2 || ms[0].Part != "auth" {
@@ -376,7 +376,8 @@ func ShrinkAround(c Case, fails func(Case) bool) Case {
 			return cand
 		}
 	}
-	return Shrink(c, fails)
+	// No part fails beside the key alone: the combination is reported as it is, key and all.
+	return c
 }
 
 // Random returns n random combinations of op's mutations drawn from rng: each applies two to

@@ -3,10 +3,11 @@ package judge
 import "context"
 
 // UnreadBody is the size of a request body from which a server that refuses the request
-// before reading the body (its key is rejected) commonly answers and closes the connection
-// while the client is still sending: the kernel then resets the connection and the answer is
-// lost on the way. RFC 9110 9.3 and 15 let a server answer without reading the content.
-const UnreadBody = 64 << 10
+// before reading the body (its key is rejected) may answer and close the connection while
+// the client is still sending: the kernel then resets the connection and the answer is lost
+// on the way. gunicorn and Node did so with a body of 40 KB, now and then; any body can meet
+// it. RFC 9110 9.3 and 15 let a server answer without reading the content.
+const UnreadBody = 1
 
 type unreadKey struct{}
 

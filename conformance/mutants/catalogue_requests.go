@@ -139,10 +139,10 @@ func requestMutants(f *facts) []Mutant {
 		},
 		{
 			Name:  "create-charset-500",
-			Fault: "The media type is compared as a whole string, and a Content-Type with a charset parameter crashes the body reader (500).",
+			Fault: "The media type is compared as a whole string, and a Content-Type with a charset parameter crashes the body reader (500), which runs after the key is checked.",
 			Catch: []string{"createPet/cases-headers"},
 			Wrap: kit.CrashWhen(func(r *http.Request) bool {
-				return kit.IsCreate(r) && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json;")
+				return kit.IsCreate(r) && keyed(r) && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json;")
 			}),
 		},
 		{
@@ -202,11 +202,11 @@ func requestMutants(f *facts) []Mutant {
 		},
 		{
 			Name:  "get-negative-id-500",
-			Fault: "GET /pets/{petId} indexes the store with the id and crashes (500) on a negative one.",
+			Fault: "GET /pets/{petId} indexes the store with the id and crashes (500) on a negative one (the handler runs after the key is checked).",
 			Catch: []string{"getPet/cases-path"},
 			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				n, err := strconv.ParseInt(r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:], 10, 64)
-				return kit.IsGet(r) && err == nil && n < 0
+				return kit.IsGet(r) && keyed(r) && err == nil && n < 0
 			}),
 		},
 	}
