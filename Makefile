@@ -24,9 +24,11 @@ build:
 
 # -p 4: four test binaries at once on any machine; several packages spend part of their time
 # waiting (a lagging server, a timeout to provoke), which another package's tests fill.
+# -timeout 20m bounds a hang; the mutant catalogue's package alone takes minutes under -race,
+# and a busy machine had pushed it past go test's default of 10 minutes.
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -p 4 ./...
+	$(GO) test -race -count=1 -p 4 -timeout 20m ./...
 
 # make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
 # depends on the machine's speed fails here. Run it a few times before calling a test steady.
