@@ -132,8 +132,12 @@ func beforeAuth(when func(*http.Request) bool, refuse func(r *http.Request, body
 	}
 }
 
-// keyed: r presents the key as the document fixes.
-func keyed(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+Key }
+// keyed: r presents the key as the document fixes, in one Authorization field: what gets
+// past the reference's key check to a handler behind it.
+func keyed(r *http.Request) bool {
+	vs := r.Header.Values("Authorization")
+	return len(vs) == 1 && vs[0] == "Bearer "+Key
+}
 
 func lower(v any) any {
 	if s, ok := v.(string); ok {
