@@ -121,6 +121,9 @@ func TestPreferConnectionFaults(t *testing.T) {
 			assert.Equal(t, 2, n)
 		})
 	}
+	// The client sees a reset before the server's handler has journaled it; Close waits
+	// for every handler to return.
+	srv.Close()
 	j, err := ref.Requests(RequestFilter{})
 	require.NoError(t, err)
 	var none int
