@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/petstore/petstore/spec"
 )
@@ -213,6 +214,11 @@ var digitRuns = regexp.MustCompile(`[0-9]+`)
 func animalIn(v string) (string, bool) {
 	i := strings.IndexAny(v, "0123456789")
 	if i < 0 {
+		// Digits of another script ("١", U+0661): a lenient parser (Python's int, say) reads
+		// them as a number, which names an animal whatever the run created.
+		if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
+			return v, true
+		}
 		return "", false
 	}
 	j := i
