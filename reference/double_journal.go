@@ -1,15 +1,18 @@
 package reference
 
 import (
+	"bufio"
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -243,9 +246,24 @@ type answerWriter struct {
 	status int
 	body   []byte
 	// clock, when set, is read as the status is written: wall is then the time the answer
-	// left, before the client can have acted on it (a retry after a 429's wait).
-	clock func() time.Time
-	wall  time.Time
+	// left, before the client can have acted on it (a retry after a 429's wait), and after
+	// the number of requests arrived by then (arrivals).
+	clock    func() time.Time
+	arrivals *atomic.Uint64
+	wall     time.Time
+	after    uint64
+	// hijacking, when set, runs once before the connection is taken without an answer.
+	hijacking func()
+	hijacked  bool
+}
+
+// Hijack hands the connection over, after hijacking (the journal's entry) has run.
+func (w *answerWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if w.status == 0 && !w.hijacked && w.hijacking != nil {
+		w.hijacked = true
+		w.hijacking()
+	}
+	return http.NewResponseController(w.ResponseWriter).Hijack()
 }
 
 // answered notes the status, and the time it was written.
@@ -253,7 +271,7 @@ func (w *answerWriter) answered(status int) {
 	if w.status == 0 {
 		w.status = status
 		if w.clock != nil {
-			w.wall = w.clock()
+			w.wall, w.after = w.clock(), w.arrivals.Load()
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,6 +18,14 @@ type recording struct {
 	keys    *keySet
 	now     func() time.Time
 	opOf    func(*http.Request) string // the operationId of a request, "" for none
+	// arrivals counts the requests arrived, in order: Retry-After's wait is judged by it.
+	arrivals atomic.Uint64
+}
+
+// arrival is when a request came: the server's clock, the wall clock, and its place.
+type arrival struct {
+	at, wall time.Time
+	n        uint64
 }
 
 // unrecorded are the paths the journal leaves out: its own and the readiness probe's.
@@ -30,7 +39,7 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		at := rc.now()
+		at, wall, arrived := rc.now(), rc.judge.wall(), rc.arrivals.Add(1)
 		e := JournalEntry{
 			Time:    at,
 			Method:  r.Method,
@@ -50,24 +59,29 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			body = &teeBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		aw := &answerWriter{ResponseWriter: w, clock: rc.judge.wall}
+		aw := &answerWriter{ResponseWriter: w, clock: rc.judge.wall, arrivals: &rc.arrivals}
+		in := arrival{at, wall, arrived}
+		// No answer at all (Prefer: fault=reset or close): status 0, chosen. It is journaled
+		// as the connection is taken, before it is broken, so that a client that saw the
+		// break finds it in the journal (a server's Close does not wait for taken ones).
+		aw.hijacking = func() { rc.finish(&e, aw, body, r, in, true) }
 		defer func() {
 			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler && aw.status == 0 {
-					// No answer at all (Prefer: fault=reset or close): status 0, chosen.
-					rc.finish(&e, aw, body, r, at, true)
+				if v == http.ErrAbortHandler && aw.status == 0 && !aw.hijacked {
+					rc.finish(&e, aw, body, r, in, true)
 				}
 				panic(v)
 			}
 		}()
 		next.ServeHTTP(aw, r)
-		rc.finish(&e, aw, body, r, at, false)
+		rc.finish(&e, aw, body, r, in, false)
 	})
 }
 
 // finish completes the journal entry of an answered request (or of one that got no answer,
 // aborted) and counts it in the report.
-func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r *http.Request, at time.Time, aborted bool) {
+func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r *http.Request, in arrival, aborted bool) {
+	at := in.at
 	e.Status = aw.status
 	if e.Status == 0 && !aborted {
 		e.Status = http.StatusOK
@@ -91,11 +105,12 @@ func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r 
 	rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
 	// The wall clock as the answer was written: by the time the journal is, a client that
 	// got a 429 may have waited already, and its retry would look early.
-	wall := aw.wall
-	if wall.IsZero() {
-		wall = rc.judge.wall()
+	answered, after := aw.wall, aw.after
+	if answered.IsZero() {
+		answered, after = rc.judge.wall(), rc.arrivals.Load()
 	}
-	s := seen{r: r, e: e, at: at, wall: wall, answerHdr: h}
+	s := seen{r: r, e: e, at: at, answerHdr: h,
+		wall: in.wall, arrived: in.n, answered: answered, answeredAfter: after}
 	if body != nil {
 		s.body, s.whole = body.kept, body.eof && body.read == int64(len(body.kept))
 	}

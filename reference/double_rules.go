@@ -110,6 +110,7 @@ type judge struct {
 
 	mu    sync.Mutex
 	until time.Time // no request before this: the last 429 or 503 asked so
+	after uint64    // of requests that arrived after that answer was written (arrival order)
 	asked string    // what asked it, for the message
 }
 
@@ -119,8 +120,14 @@ type seen struct {
 	e         *JournalEntry
 	body      []byte // the body as read; whole is false when it was not read to its end
 	whole     bool
-	at, wall  time.Time
+	at        time.Time
 	answerHdr http.Header
+	// The wait of Retry-After is judged on the wall clock and in arrival order: wall is when
+	// the request arrived and arrived its place among arrivals; answered is when its answer
+	// was written, with answeredAfter requests arrived by then. A request judged after a 429
+	// (its handler ran on) but arrived before that 429 was written is not early.
+	wall, answered         time.Time
+	arrived, answeredAfter uint64
 }
 
 // finding is one request that broke one rule.
@@ -210,7 +217,7 @@ func firstWord(s string) string {
 func (j *judge) judgeRetry(s seen, where string, add func(string, string, ...any)) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if s.wall.Before(j.until) {
+	if s.arrived > j.after && s.wall.Before(j.until) {
 		add(RuleRetryAfter, "%s came %s before the end of the wait that %s asked for", where,
 			j.until.Sub(s.wall).Round(time.Millisecond), j.asked)
 	}
@@ -224,8 +231,8 @@ func (j *judge) judgeRetry(s seen, where string, add func(string, string, ...any
 	} else if t, err := http.ParseTime(v); err == nil {
 		d = t.Sub(s.at)
 	}
-	if until := s.wall.Add(d); d > 0 && until.After(j.until) {
-		j.until, j.asked = until, fmt.Sprintf("the %d to %s (Retry-After: %s)", s.e.Status, where, v)
+	if until := s.answered.Add(d); d > 0 && until.After(j.until) {
+		j.until, j.after, j.asked = until, s.answeredAfter, fmt.Sprintf("the %d to %s (Retry-After: %s)", s.e.Status, where, v)
 	}
 }
 

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -115,6 +116,33 @@ func ruleOf(t *testing.T, rep ClientReport, id string) ClientRule {
 	}
 	t.Fatalf("no rule %s", id)
 	return ClientRule{}
+}
+
+// client/retry-after is judged in arrival order: a request that arrived before the 503
+// was written, and was answered after it (its handler held in a delay), did not ignore
+// the wait; one that arrived after the 503 at the same instant of the wall clock did.
+func TestClientRuleRetryAfterCountsArrivalsNotAnswers(t *testing.T) {
+	wall := &fakeWall{t: time.Unix(1_800_000_000, 0)}
+	inDelay, release := make(chan struct{}), make(chan struct{})
+	srv, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
+		Double: Double{Scenarios: true, Journal: 10, WallClock: wall.now,
+			Sleep: func(context.Context, time.Duration) { close(inDelay); <-release }}})
+	require.NoError(t, err)
+	held := make(chan *httptest.ResponseRecorder)
+	go func() { held <- call(t, srv, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "delay=10") }()
+	<-inDelay // arrived, not answered
+	w := call(t, srv, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "code=503")
+	require.Equal(t, http.StatusServiceUnavailable, w.Code)
+	close(release)
+	require.Equal(t, http.StatusOK, (<-held).Code)
+	rep, err := srv.Report()
+	require.NoError(t, err)
+	assert.Zero(t, ruleOf(t, rep, RuleRetryAfter).Violations, "the held request came before the 503")
+
+	call(t, srv, "GET", "/v1/pets", "", keyed...) // after the 503, no time passed
+	rep, err = srv.Report()
+	require.NoError(t, err)
+	assert.Equal(t, 1, ruleOf(t, rep, RuleRetryAfter).Violations)
 }
 
 // client/retry-after: a request before the end of the wait a 429 or 503 asked for breaks
