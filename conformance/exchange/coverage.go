@@ -1,7 +1,6 @@
 package exchange
 
 import (
-	"io"
 	"net/http"
 	"strings"
 
@@ -10,19 +9,11 @@ import (
 
 // recordCoverage counts an answered request against the operation it routes to (none: not
 // counted, e.g. a probe of an undocumented path).
-func (s *Session) recordCoverage(req, vreq *http.Request, rt spec.Routed, status int) {
-	route := rt.Route
+func (s *Session) recordCoverage(rt *routed, status int) {
 	if rt.Err != nil {
 		return
 	}
-	var body []byte
-	if req.GetBody != nil {
-		if rc, err := req.GetBody(); err == nil {
-			body, _ = io.ReadAll(io.LimitReader(rc, maxResponseBytes))
-			rc.Close()
-		}
-	}
-	s.coverage.Record(route.Operation.OperationID, vreq, body, status)
+	s.coverage.Record(rt.Route.Operation.OperationID, rt.vreq, rt.body, status)
 }
 
 // routed is a request moved under the spec's base path and its route, found once per
@@ -30,11 +21,12 @@ func (s *Session) recordCoverage(req, vreq *http.Request, rt spec.Routed, status
 type routed struct {
 	vreq *http.Request
 	spec.Routed
+	body []byte // the request's body, as sent (nil for none)
 }
 
 func (s *Session) route(req *http.Request) routed {
 	vreq := s.specRequest(req)
-	return routed{vreq, s.validator.RouteOf(vreq)}
+	return routed{vreq: vreq, Routed: s.validator.RouteOf(vreq)}
 }
 
 // specRequest is req with its path moved under the spec's base path, as the validator

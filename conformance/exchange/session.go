@@ -91,6 +91,7 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 		return nil, nil, err
 	}
 	rt := s.route(req)
+	rt.body = reqBody
 	if err := s.permit(req, &rt); err != nil {
 		rec.mu.Lock()
 		rec.notSent = err.(*NotSentError).Reason
@@ -150,11 +151,18 @@ func bufferBody(req *http.Request) ([]byte, error) {
 	if req.Body == nil {
 		return nil, nil
 	}
-	reqBody, err := io.ReadAll(io.LimitReader(req.Body, maxResponseBytes))
+	// Read into a buffer of the announced size (a generated body is a megabyte at most):
+	// io.ReadAll would copy it again at each doubling.
+	var buf bytes.Buffer
+	if n := req.ContentLength; n > 0 && n <= maxResponseBytes {
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(req.Body, maxResponseBytes))
 	req.Body.Close()
 	if err != nil {
 		return nil, err
 	}
+	reqBody := buf.Bytes()
 	// A known length: the body goes out with Content-Length (an empty one with
 	// Content-Length: 0), never chunked, as the curl line repeats it.
 	req.ContentLength = int64(len(reqBody))
@@ -237,6 +245,12 @@ func (s *Session) Send(req *http.Request) (*http.Response, []byte, bool, error) 
 func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, bool, error) {
 	if rt == nil {
 		r := s.route(req)
+		if req.GetBody != nil { // the body as sent, for coverage (Do buffered it already)
+			if rc, err := req.GetBody(); err == nil {
+				r.body, _ = io.ReadAll(io.LimitReader(rc, maxResponseBytes))
+				rc.Close()
+			}
+		}
 		rt = &r
 		if err := s.permit(req, rt); err != nil {
 			return nil, nil, false, err
@@ -279,10 +293,12 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 }
 
 // dropped reports whether err is a connection the target accepted and then closed or reset
-// without an answer: not a refusal, a timeout, or headers over the cap.
+// without an answer: not a refusal, a timeout, or headers over the cap. A body still being
+// written when the reset came fails with net.ErrClosed: the transport closed the connection
+// on reading the reset, whichever of the two it met first.
 func dropped(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "server closed")
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "server closed")
 }
 
 // cutShortError is sendOnce's error for an answer whose body broke off: the response and
@@ -317,7 +333,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		return nil, nil, false, err
 	}
 	defer resp.Body.Close()
-	s.recordCoverage(req, rt.vreq, rt.Routed, resp.StatusCode)
+	s.recordCoverage(rt, resp.StatusCode)
 	// A POST answered 2xx created an animal unless the spec routes it to another operation
 	// (a grown spec's POST /pets/{petId}/photos); counting here covers preparation and rules
 	// alike.

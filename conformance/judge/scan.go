@@ -1,5 +1,7 @@
 package judge
 
+import "encoding/json"
+
 // Scanner reads JSON text (RFC 8259) in place, without decoding it into values: the fast
 // paths of the harness (the session's check of an answer against the description, explore's
 // reading of a listing) walk an answer with it and leave whatever it does not read plainly
@@ -208,6 +210,51 @@ func (s *Scanner) Literal(word string) bool {
 
 // Skip reads any one value, nested at most 64 deep.
 func (s *Scanner) Skip() bool { return s.skip(0) }
+
+// Value reads any one value, as Skip does, and returns its text as written.
+func (s *Scanner) Value() ([]byte, bool) {
+	s.Space()
+	start := s.pos
+	if !s.skip(0) {
+		return nil, false
+	}
+	return s.data[start:s.pos], true
+}
+
+// Members returns the members of a JSON object as encoding/json reads them into a
+// map[string]json.RawMessage (the last of a name given twice; the values alias data),
+// reading the text once; nil when data is not one object. Objects nested deeper than Skip
+// follows are left to encoding/json.
+func Members(data []byte) map[string]json.RawMessage {
+	s := NewScanner(data)
+	more, ok := s.Open('{')
+	m := map[string]json.RawMessage{}
+	for ok && more {
+		var raw, v []byte
+		var escaped bool
+		if raw, escaped, ok = s.Key(); !ok {
+			break
+		}
+		name := string(raw)
+		if escaped && json.Unmarshal(s.Quoted(), &name) != nil {
+			ok = false
+			break
+		}
+		if v, ok = s.Value(); !ok {
+			break
+		}
+		m[name] = v
+		more, ok = s.Next('}')
+	}
+	if ok && s.Done() {
+		return m
+	}
+	m = nil
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
 
 func (s *Scanner) skip(depth int) bool {
 	if depth > maxScanDepth {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -12,6 +13,7 @@ var scanSeeds = []string{
 	``, ` `, `0`, `-0`, `01`, `1.`, `1.5e`, `1.5E+3`, `-`, `1e400`, `true`, `tru`, `null`, `nul`, `"a"`, `"a`, `"\u00e9\"\\\/\b\f\n\r\t"`,
 	`"\x"`, `"\u12"`, "\"\x01\"", `[]`, `[,]`, `[1,]`, `[1 2]`, `{}`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `{"a":[{"b":null}],"c":"d"}`,
 	` [ 1 , { "a" : true } ] `, `[] []`, `{"a":1}}`, strings.Repeat("[", 60) + strings.Repeat("]", 60),
+	`{"a":1,"a":2}`, ` { "st\u0061tus" : "x" , "b" : { } } `, `{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, `{"a":1} x`,
 }
 
 // checkScan: a value Skip reads whole is one encoding/json accepts, and one encoding/json
@@ -23,6 +25,14 @@ func checkScan(t *testing.T, data []byte) {
 		assert.True(t, json.Valid(data), "Skip read what is not JSON: %q", data)
 	} else if len(data) <= 2*maxScanDepth {
 		assert.False(t, json.Valid(data), "Skip did not read JSON: %q", data)
+	}
+	// Members are what encoding/json reads (which turns bad UTF-8 in a name into U+FFFD).
+	if utf8.Valid(data) {
+		var want map[string]json.RawMessage
+		if json.Unmarshal(data, &want) != nil {
+			want = nil
+		}
+		assert.Equal(t, want, Members(data), "%q", data)
 	}
 }
 
