@@ -318,12 +318,15 @@ const OwnAnimal = "{conformance-own-animal}"
 // WithOwnAnimal is path with the OwnAnimal placeholder, as written or percent-encoded, replaced
 // by id.
 func WithOwnAnimal(path, id string) string {
-	return strings.NewReplacer(OwnAnimal, id, pctEncode(OwnAnimal), pctEncode(id)).Replace(path)
+	return strings.NewReplacer(OwnAnimal, id, ownAnimalEncoded, pctEncode(id)).Replace(path)
 }
+
+// ownAnimalEncoded is OwnAnimal percent-encoded, as a path may hold it.
+var ownAnimalEncoded = pctEncode(OwnAnimal)
 
 // NeedsOwnAnimal reports whether path names an animal the run must create first.
 func NeedsOwnAnimal(path string) bool {
-	return strings.Contains(path, OwnAnimal) || strings.Contains(path, pctEncode(OwnAnimal))
+	return strings.Contains(path, OwnAnimal) || strings.Contains(path, ownAnimalEncoded)
 }
 
 // ImpossibleID is an id no animal can have: one past the largest int64 (section 2: ids are
