@@ -60,7 +60,9 @@ func TestFindingsDoNotDependOnConnections(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			target := serve(t, after500(tc.dropNext)(newReference(t, beforeSunset, reference.Config{})))
 			findings := func(workers int) []string {
-				rep := run(t, target, conformance.Options{Seed: 22, Workers: workers})
+				// Strength 1: the auth variants' pairs change no connection; every case of
+				// every other family is sent as at the default.
+				rep := run(t, target, conformance.Options{Seed: 22, Workers: workers, Strength: 1})
 				var out []string
 				// The close is a finding of its own, with the request whose answer it
 				// followed. A target that keeps the connection until a request comes is
@@ -83,7 +85,7 @@ func TestFindingsDoNotDependOnConnections(t *testing.T) {
 			want := findings(1)
 			require.NotEmpty(t, want, "the 500 is a finding")
 			assert.True(t, slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "5xx") }), "%q", want)
-			for _, workers := range []int{8, 32, 8, 32} {
+			for _, workers := range []int{8, 32} {
 				assert.Equal(t, want, findings(workers), "workers %d", workers)
 			}
 		})

@@ -105,10 +105,22 @@ type Field struct {
 type Body struct {
 	Fields []Field
 	Raw    []byte
+	// Pad, when set, is a member written before the closing brace of the object the body
+	// otherwise is: the oversized body's megabyte, made when the body is sent, not with every
+	// case generated.
+	Pad string
 }
 
 // Bytes is the body as sent.
 func (b *Body) Bytes() []byte {
+	out := b.object()
+	if n := len(out); b.Pad != "" && n > 0 && out[n-1] == '}' {
+		return append(append(append(make([]byte, 0, n+len(b.Pad)), out[:n-1]...), b.Pad...), '}')
+	}
+	return out
+}
+
+func (b *Body) object() []byte {
 	if b.Raw != nil {
 		return b.Raw
 	}
@@ -146,7 +158,7 @@ func (b *Body) clone() *Body {
 	if b == nil {
 		return nil
 	}
-	return &Body{Fields: slices.Clone(b.Fields), Raw: b.Raw}
+	return &Body{Fields: slices.Clone(b.Fields), Raw: b.Raw, Pad: b.Pad}
 }
 
 // Request is one request, relative to the target's base URL.
