@@ -15,7 +15,7 @@ PACT_VERIFIER := $(PACT_DIR)/node_modules/.bin/pact-verifier
 PACT_JS_DIR   := .tools/pact-js
 BENCHFLAGS ?=
 
-.PHONY: all build test test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs pact-verify pact-js
+.PHONY: all build test test-race test-catalogues test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs pact-verify pact-js
 
 all: build
 
@@ -26,9 +26,24 @@ build:
 # waiting (a lagging server, a timeout to provoke), which another package's tests fill.
 # -timeout 20m bounds a hang; the mutant catalogue's package alone takes minutes under -race,
 # and a busy machine had pushed it past go test's default of 10 minutes.
+# The mutant catalogues run without -race. Each is some two hundred whole conformance runs
+# (a mutant each, then the ablation), whose concurrency the race-checked packages exercise
+# already (conformance's worker and determinism tests, the reference's own), and -race makes
+# them ten times slower: five of the suite's minutes on 2 cores. Their -parallel is above the
+# cores because the mutants that hang or trickle their answers wait most of their time.
+# Everything else runs with -race; GORACE's exit pause (1 s per test binary, for races in
+# goroutines left running after the last test) is skipped.
+# The two halves run side by side.
+CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -p 4 -timeout 20m ./...
+	$(MAKE) --no-print-directory -j2 test-race test-catalogues
+
+test-race:
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 -p 4 -timeout 20m $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants)
+
+test-catalogues:
+	$(GO) test -count=1 -parallel 8 -timeout 20m $(CATALOGUES)
 
 # make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
 # depends on the machine's speed fails here. Run it a few times before calling a test steady.
