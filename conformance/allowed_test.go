@@ -124,6 +124,7 @@ func TestAllowedServersConform(t *testing.T) {
 		{"listings lag behind writes", lagging(6)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // whole runs, each against a server of its own
 			// Every other request waits 3 s: far more than --max-wait's minute in all, which a
 			// run would then stop at; this one waits (in no time) as long as the target asks.
 			opts := conformance.Options{Strict: true, MaxWait: 24 * time.Hour}
@@ -237,6 +238,7 @@ func TestReadingsBelowMust(t *testing.T) {
 	} {
 		for _, strict := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s, strict=%t", tt.name, strict), func(t *testing.T) {
+				t.Parallel() // whole runs, each against a server of its own
 				opts := conformance.Options{Strict: strict}
 				conformance.NoWait(&opts, nil)
 				rep := run(t, serve(t, tt.wrap(newReference(t, beforeSunset, reference.Config{}))), opts)

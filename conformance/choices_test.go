@@ -190,6 +190,7 @@ func TestOpenChoicesBothWays(t *testing.T) {
 		{"categories up to 5 and 0 and below taken, larger ones refused", knownCategoriesTable},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // whole runs, each against a server of its own
 			// The random combinations are what this test fuzzes; the key's triples (--fuzz's
 			// strength) are TestAuthCombinationsCoverEveryPair's, and every pair stays.
 			opts := conformance.Options{Strict: true, Now: beforeSunset, Fuzz: 60, Strength: 2, Seed: 3}
