@@ -65,6 +65,7 @@ func TestSpecCheckInCIClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the module in a clone")
 	}
+	t.Parallel() // mostly waits for the build in its own clone
 	origin := specCheckOrigin(t)
 	clone := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, origin, "clone", "-q", "--no-tags", "--single-branch", "--branch", "feature", origin, clone)
@@ -95,6 +96,7 @@ func TestSpecCheckInCIClone(t *testing.T) {
 // With no tag, no main and no origin, there is no base: the script fails with one line
 // that names SPEC_BASE, and never falls back to HEAD.
 func TestSpecBaseNone(t *testing.T) {
+	t.Parallel() // git in clones of its own
 	origin := specCheckOrigin(t)
 	clone := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, origin, "clone", "-q", "--no-tags", "--single-branch", "--branch", "feature", origin, clone)
