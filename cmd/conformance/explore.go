@@ -162,7 +162,7 @@ type exploreFlags struct {
 	targetFlags
 	duration, shrinkTime time.Duration
 	steps, workers       int
-	replays              int
+	replays, maxFindings int
 	seed                 uint64
 	rate                 float64
 	replayFile           string
@@ -180,7 +180,8 @@ func (f *exploreFlags) flagSet() *flag.FlagSet {
 	fs.Float64Var(&f.rate, "rate", 0, "at most `R` requests per second across all workers (0: as fast as the target answers)")
 	fs.IntVar(&f.replays, "replays", explore.DefaultReplays, "replay a shrunk finding `N` times to tell deterministic from intermittent")
 	fs.DurationVar(&f.shrinkTime, "shrink-time", explore.DefaultShrinkTime, "spend at most `D` shrinking a finding")
-	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write a finding's shrunk sequence to `FILE` (for conformance replay)")
+	fs.IntVar(&f.maxFindings, "max-findings", explore.DefaultMaxFindings, "stop after `N` distinct findings (one per cause; a cause met again is counted on its finding)")
+	fs.StringVar(&f.replayFile, "replay-file", "explore-replay.json", "write the first finding's shrunk sequence to `FILE`, the next ones' to FILE with -2, -3, ... before its extension (for conformance replay)")
 	fs.StringVar(&f.adminKey, "admin-key", "", "the target's admin `KEY` (default PETSTORE_ADMIN_KEY): a finding shrunk on the store the exploration changed "+
 		"is played once more after POST /_admin/reset (the store back as it started) to see whether it reproduces on a fresh one")
 	return fs
@@ -198,6 +199,8 @@ func (f *exploreFlags) check() error {
 		return cli.Usagef("conformance explore: --workers must be at least 1")
 	case f.rate < 0 || f.replays < 0 || f.shrinkTime < 0:
 		return cli.Usagef("conformance explore: --rate, --replays and --shrink-time must not be negative")
+	case f.maxFindings < 1:
+		return cli.Usagef("conformance explore: --max-findings must be at least 1")
 	}
 	return nil
 }
@@ -228,8 +231,8 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	}
 	defer s.stop()
 	cfg := explore.Config{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Seed: f.seed, Workers: f.workers, Duration: f.duration,
-		Steps: f.steps, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
-		Timeout: f.timeout, MaxWait: f.maxWait, Fresh: s.fresh, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
+		Steps: f.steps, MaxFindings: f.maxFindings, MaxCreates: f.maxCreates, Rate: f.rate, Lag: f.lag, Replays: f.replays, ShrinkTime: f.shrinkTime,
+		Timeout: f.timeout, MaxWait: f.maxWait, Fresh: s.fresh, EmptyStore: s.fresh != nil, AdminKey: first(f.adminKey, e.getenv("PETSTORE_ADMIN_KEY")),
 		Provenance: explore.NewProvenance(s.specHash, f.seed, givenFlags(fs), s.target.APIKey)}
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
@@ -239,9 +242,13 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 		rep.Target += explore.InProcessNote
 		rep.InProcess = true
 	}
-	if len(rep.Findings) > 0 && f.replayFile != "" {
-		if err := explore.WriteReplayFile(f.replayFile, explore.NewReplayFile(rep, rep.Findings[0])); err != nil {
-			return cli.Usagef("conformance explore: --replay-file: %v", err)
+	if f.replayFile != "" {
+		for i := range rep.Findings {
+			path := replayFileOf(f.replayFile, i)
+			if err := explore.WriteReplayFile(path, explore.NewReplayFile(rep, rep.Findings[i])); err != nil {
+				return cli.Usagef("conformance explore: --replay-file: %v", err)
+			}
+			rep.Findings[i].ReplayFile = path
 		}
 	}
 	write := explore.WriteText
@@ -254,10 +261,31 @@ func exploreCommand(ctx context.Context, e env, args []string) error {
 	return exploreVerdict(e, fs, f, rep)
 }
 
+// replayFileOf is where the shrunk sequence of finding i (from 0) goes: file for the first,
+// file with -2, -3, ... before its extension for the next ones.
+func replayFileOf(file string, i int) string {
+	if i == 0 {
+		return file
+	}
+	ext := filepath.Ext(file)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(file, ext), i+1, ext)
+}
+
 // exploreVerdict is how explore ends after its report: exit 1 with where the shrunk
-// sequence is when it found something, exit 2 when it was stopped before its budget.
+// sequences are when it found something, exit 2 when it was stopped before its budget.
 func exploreVerdict(e env, fs *flag.FlagSet, f exploreFlags, rep *explore.Report) error {
 	switch {
+	case len(rep.Findings) > 1:
+		parts := []string{fmt.Sprintf("%d findings", len(rep.Findings))}
+		if f.replayFile != "" {
+			files := make([]string, len(rep.Findings))
+			for i, fd := range rep.Findings {
+				files[i] = fd.ReplayFile
+			}
+			parts = append(parts, fmt.Sprintf("shrunk sequences in %s; run the first again with: %s", strings.Join(files, ", "),
+				explore.ReplayCommand(f.replayFile, rep, replayFlags(fs)...)))
+		}
+		return cli.Failed("conformance explore: %s", strings.Join(parts, "; "))
 	case len(rep.Findings) > 0:
 		var parts []string
 		if fd := rep.Findings[0]; fd.StateChanged {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -55,7 +57,7 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "replay.json")
 	env := map[string]string{"PETSTORE_API_KEY": tg.APIKey}
 	code, out, errOut := runMain(t, env, "explore", "--base-url", tg.BaseURL, "--steps", "2000", "--seed", "1",
-		"--shrink-time", "3s", "--replays", "3", "--replay-file", file)
+		"--shrink-time", "3s", "--replays", "3", "--replay-file", file, "--max-findings", "1")
 	require.Equal(t, 1, code, errOut+out)
 	assert.Contains(t, out, "FINDING list-filter (section 4.1 rule 2)")
 	assert.Contains(t, out, "failed 3 of 3 replays (deterministic)")
@@ -100,7 +102,7 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Contains(t, out, "spec sha256 "+explore.SpecSHA256(spec.Bytes()))
 
 	code, out, errOut = runMain(t, env, "explore", "--base-url", tg.BaseURL, "--api-key", tg.APIKey, "--steps", "2000", "--seed", "1",
-		"--shrink-time", "1s", "--replays", "1", "--replay-file", file, "--format", "json")
+		"--shrink-time", "1s", "--replays", "1", "--replay-file", file, "--format", "json", "--max-findings", "1")
 	require.Equal(t, 1, code)
 	assert.Contains(t, errOut, `--api-key "$PETSTORE_API_KEY"`)
 	assert.NotContains(t, errOut, tg.APIKey)
@@ -132,6 +134,40 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	assert.Contains(t, rf.Provenance.Flags, "--seed=1")
 }
 
+// Two faults: explore goes on after the first, writes each finding's shrunk sequence to its
+// own file (the first to --replay-file), and conformance replay runs the second's, passing
+// over the first's fault.
+func TestExploreEveryFinding(t *testing.T) {
+	doc := spec.MustLoad()
+	two := seqmutants.Mutant{Name: "two", New: func(doc *openapi3.T) func(http.Handler) http.Handler {
+		var wraps []func(http.Handler) http.Handler
+		for _, m := range seqmutants.Catalogue() {
+			if m.Name == "filter-one-status" || m.Name == "lossy-category" {
+				wraps = append(wraps, m.New(doc))
+			}
+		}
+		return func(h http.Handler) http.Handler { return wraps[0](wraps[1](h)) }
+	}}
+	tg, stop, err := seqmutants.Serve(doc, two)
+	require.NoError(t, err)
+	t.Cleanup(stop)
+	dir := t.TempDir()
+	file, second := filepath.Join(dir, "r.json"), filepath.Join(dir, "r-2.json")
+	env := map[string]string{"PETSTORE_API_KEY": tg.APIKey}
+	code, out, errOut := runMain(t, env, "explore", "--base-url", tg.BaseURL, "--workers", "1", "--steps", "1500", "--seed", "1",
+		"--shrink-time", "3s", "--replays", "2", "--replay-file", file)
+	require.Equal(t, 1, code, errOut+out)
+	assert.Equal(t, "conformance explore: 2 findings; shrunk sequences in "+file+", "+second+"; run the first again with: conformance replay "+file+
+		" --base-url "+tg.BaseURL+` --api-key "$PETSTORE_API_KEY"`+"\n", errOut)
+	assert.Contains(t, out, "\n  replay file: "+file+"\n")
+	assert.Contains(t, out, "\n  replay file: "+second+"\n")
+	assert.Contains(t, out, "\n2 findings: NOT CONFORMING\n")
+	code, out, errOut = runMain(t, env, "replay", second, "--replays", "1")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, out, "\n  passes over the fault of an earlier finding of the run: ")
+	assert.Contains(t, out, "failed 1 of 1 replays")
+}
+
 // With the target's admin key (flag or environment), explore resets the target and plays the
 // shrunk sequence once more; the line and the report say how it went, the admin key nowhere.
 func TestExploreFreshStoreCheck(t *testing.T) {
@@ -158,7 +194,7 @@ func TestExploreFreshStoreCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			file := filepath.Join(dir, tt.name+".json")
 			args := append([]string{"explore", "--base-url", srv.URL + "/v1", "--steps", "2000", "--seed", "1", "--shrink-time", "3s",
-				"--replays", "2", "--replay-file", file}, tt.args...)
+				"--replays", "2", "--replay-file", file, "--max-findings", "1"}, tt.args...)
 			code, out, errOut := runMain(t, tt.env, args...)
 			require.Equal(t, 1, code, errOut+out)
 			assert.Regexp(t, `^conformance explore: shrunk on a store the exploration had changed; it (reproduced|did not reproduce) on a fresh store \(after a reset\)`, errOut)

@@ -71,6 +71,9 @@ type runner struct {
 	// fresh, when set, gives each replay a target of its own (see Config.Fresh).
 	fresh func() (exchange.Target, func(), error)
 	c     *counters
+	// known are the causes of the findings made before: a violation of one is counted (while
+	// exploring) and passed over, as if the step had met none.
+	known causes
 }
 
 // sessionOptions are what every session of a run is opened with.
@@ -156,7 +159,8 @@ func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker,
 			return ex, nil, err
 		}
 		if ex.Error != "" {
-			return ex, violation("no-answer", "%s %s: no answer: %s", method, rel, ex.Error), nil
+			v = violation("no-answer", "%s %s: no answer: %s", method, rel, ex.Error)
+			break
 		}
 		if v = r.basic(method, rel, st, ans); v != nil {
 			break
@@ -171,13 +175,18 @@ func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker,
 			return ex, nil, err
 		}
 	}
-	if counted && ex.Status/100 != 2 {
+	if counted && ex.Error == "" && ex.Status/100 != 2 { // a create without an answer may have been stored
 		creates.give()
 	}
 	if v != nil {
 		// A finding's words may quote what the target sent (a body, an animal's fields),
 		// which may hold the key in any form.
 		v.Message = r.sess.Redact(v.Message)
+		status := ex.Status
+		if ex.Error != "" {
+			status = 0
+		}
+		v.Cause, v.detail = r.causeOf(v, st, rel, status), ""
 	}
 	return ex, v, nil
 }
@@ -315,10 +324,12 @@ func (r *runner) basic(method, rel string, st Step, a reply) *Violation {
 		return nil
 	}
 	f := a.failures[0]
+	v := violation("spec", "%s %s answered %d, which breaks the description: %s", method, pathOnly(rel), a.status, f.Message)
 	if a.status >= 400 && judge.AboutErrorRecord(f) {
-		return violation("error-record", "%s %s answered %d: %s", method, pathOnly(rel), a.status, f.Message)
+		v = violation("error-record", "%s %s answered %d: %s", method, pathOnly(rel), a.status, f.Message)
 	}
-	return violation("spec", "%s %s answered %d, which breaks the description: %s", method, pathOnly(rel), a.status, f.Message)
+	v.detail = detailOf(f)
+	return v
 }
 
 // keep is what a violation's message shows of a body (redacted before it is cut, so that no

@@ -25,6 +25,11 @@ const (
 	// DefaultMaxCreates is conformance run's budget of creates (rules.DefaultMaxCreates, which
 	// a test holds it to): the two commands ask the same of a shared target by default.
 	DefaultMaxCreates = 500
+	// DefaultMaxFindings is how many distinct findings a run makes before it stops.
+	DefaultMaxFindings = 5
+	// MaxRecurring is how many steps in a row may meet only faults already found before the
+	// run stops (StopRecurring): beyond it the faults found hide everything else.
+	MaxRecurring = 200
 )
 
 // Config bounds and shapes a run.
@@ -39,12 +44,15 @@ type Config struct {
 	// Seed and Workers decide the steps: worker w draws from PCG(Seed, w+1).
 	Seed    uint64
 	Workers int
-	// Duration and Steps bound the exploration (zero: no bound; at least one must be set).
-	// Steps counts the steps of all workers.
+	// Duration and Steps bound the exploration (zero: no bound; at least one must be set):
+	// the time and the steps of all workers in all phases together, shrinking aside.
 	Duration time.Duration
 	Steps    int
-	// MaxCreates bounds the animals the exploration creates; shrinking and the replays have
-	// a budget of the same size each.
+	// MaxFindings is how many distinct findings (by cause, see causeOf) the run makes before
+	// it stops; zero is DefaultMaxFindings.
+	MaxFindings int
+	// MaxCreates bounds the animals the exploration creates; shrinking and the replays of
+	// each finding have a budget of the same size each.
 	MaxCreates int
 	// Rate is the most requests per second of all workers together; zero is no limit.
 	Rate float64
@@ -69,6 +77,12 @@ type Config struct {
 	// shrunk sequence then needs no state the exploration left behind. Without it every run
 	// goes to Target as it now is.
 	Fresh func() (exchange.Target, func(), error)
+	// EmptyStore says that the store of Target (and of each Fresh one) starts with no
+	// animals, as the reference started in-process: the first request, a listing, is then
+	// judged as the first step (an empty listing), and until something is created in the
+	// store the model knows every animal, and a listing filtered by a status no animal has is
+	// asked for (an answer that must be empty).
+	EmptyStore bool
 	// AdminKey, when set, is the bearer token of the target's reset (POST /_admin/reset beside
 	// the base path, as the reference server offers it with its admin key). Without Fresh, a
 	// finding shrunk against the target as the exploration left it is then played once more
@@ -93,12 +107,21 @@ func (c *Config) defaults() error {
 	if c.ShrinkTime <= 0 {
 		c.ShrinkTime = DefaultShrinkTime
 	}
+	if c.MaxFindings <= 0 {
+		c.MaxFindings = DefaultMaxFindings
+	}
 	return nil
 }
 
-// Run explores the target until a bound is reached, a finding is made or ctx is cancelled;
-// a finding is then shrunk and replayed. The report says what ran in every case. The error
-// is set only when the run could not be made.
+// Run explores the target in phases until a bound is reached, Config.MaxFindings distinct
+// findings are made, the faults found are all the steps meet (MaxRecurring), or ctx is
+// cancelled. On a store that starts empty (Config.EmptyStore) the first request, a listing, is
+// judged as a step: it is the one listing certain to come before any create. A phase ends at a violation of a cause
+// not met before: it is shrunk and replayed, and a new phase starts with a fresh model on the
+// store as it now is (the model holds animals it did not create, as it holds the store's
+// first ones, to be other clients'). A violation of a known cause is counted on its finding
+// and the phase goes on. The report says what ran in every case. The error is set only when
+// the run could not be made.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -111,11 +134,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.preflight(ctx); err != nil {
+	start := time.Now()
+	first, opening, err := r.preflight(ctx)
+	if err != nil {
 		return nil, err
 	}
+	if !cfg.EmptyStore {
+		opening = nil // the first listing only says that the target can be explored
+	}
 	rep := &Report{Provenance: cfg.Provenance, Target: r.sess.Target(), Seed: cfg.Seed, Workers: cfg.Workers,
-		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String()},
+		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String(), MaxFindings: cfg.MaxFindings},
 		GetGone: f.GetGone}
 	rep.Provenance.Seed = cfg.Seed
 	if rep.Provenance.Harness == "" {
@@ -124,14 +152,49 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if !cfg.Now.IsZero() {
 		rep.Now = cfg.Now.Format(time.RFC3339)
 	}
-	start := time.Now()
-	seq, found, stop := explorePhase(ctx, r, cfg)
-	rep.Seconds = time.Since(start).Seconds()
-	rep.Requests = r.requests()
-	rep.Steps = seq.Len()
-	rep.Created = stop.created
+	e := &exploration{r: r, cfg: cfg, rep: rep, creates: &budget{max: int64(cfg.MaxCreates)}, untouched: cfg.EmptyStore}
+	r.known = causes{}
+	if cfg.EmptyStore && opening == nil {
+		rep.Steps = 1 // the first listing, judged; else it is the first phase's one step
+		e.steps.Store(1)
+	}
+	var explored time.Duration // the time spent exploring, shrinking aside
+	for phase := 0; ; phase++ {
+		var ph phaseResult
+		phaseStart := time.Now()
+		if phase == 0 {
+			phaseStart = start // the first request is the first phase's
+		}
+		if phase == 0 && opening != nil {
+			// The first listing met a violation: the phase is that one step.
+			first.fill()
+			seq := Sequence{Workers: [][]Step{{first.Step}}}
+			ph = phaseResult{seq: seq, found: &found{v: opening, after: time.Since(start), requests: r.requests(), trace: []Exchange{first},
+				serial: []Sequence{seq}}, stop: stopInfo{reason: StopFinding}}
+		} else {
+			ph = e.phase(ctx, phase, explored)
+		}
+		ph.seconds = time.Since(phaseStart)
+		explored += ph.seconds
+		rep.Phases++
+		rep.Steps += ph.seq.Len()
+		e.steps.Store(int64(rep.Steps)) // the steps drawn but not sent are not counted
+		if ph.found == nil {
+			rep.StoppedBy = ph.stop.reason
+			break
+		}
+		e.finding(ctx, ph, explored)
+		if rep.StoppedBy = e.stopAfterFinding(ctx, explored); rep.StoppedBy != "" {
+			break
+		}
+	}
+	for i := range rep.Findings {
+		rep.Findings[i].Seen = r.known[rep.Findings[i].Cause].Load()
+	}
+	rep.Seconds = explored.Seconds()
+	rep.Requests = r.requests() - rep.PostRequests
+	rep.Created = e.creates.used.Load()
 	rep.Throttled = r.throttled()
-	rep.StoppedBy = stop.reason
 	if h := r.sess.Halted(); h != nil {
 		rep.CannotJudge = h.Error()
 	}
@@ -140,22 +203,74 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rep.Seconds > 0 {
 		rep.RequestsPerSecond = float64(rep.Requests) / rep.Seconds
 	}
-	if found == nil {
-		return rep, nil
-	}
-	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index, AfterSeconds: found.after.Seconds(),
-		AfterRequests: found.requests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
-	if ctx.Err() == nil {
-		shrinkFinding(ctx, r, cfg, rep, &fd, found, stop.created)
-	}
-	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
-	rep.Findings = append(rep.Findings, fd)
 	return rep, nil
 }
 
+// exploration is a run's state between its phases.
+type exploration struct {
+	r       *runner
+	cfg     Config
+	rep     *Report
+	creates *budget // the exploration's creates, over all phases
+	steps   atomic.Int64
+	// untouched says that the store is still as it started, empty (Config.EmptyStore): nothing
+	// was created in it yet.
+	untouched bool
+}
+
+// phase runs one phase, within what is left of the bounds after explored.
+func (e *exploration) phase(ctx context.Context, n int, explored time.Duration) phaseResult {
+	cfg := e.cfg
+	if cfg.Duration > 0 {
+		cfg.Duration -= explored
+	}
+	seq, fd, stop := explorePhase(ctx, e.r, cfg, phaseSpec{n: n, creates: e.creates, steps: &e.steps, all: e.untouched})
+	e.untouched = e.untouched && !stop.sentCreate
+	return phaseResult{seq: seq, found: fd, stop: stop}
+}
+
+// finding makes the finding of a phase: shrunk and replayed unless the run was interrupted,
+// and its cause known from now on.
+func (e *exploration) finding(ctx context.Context, ph phaseResult, explored time.Duration) {
+	found, seq := ph.found, ph.seq
+	fd := Finding{Violation: *found.v, Worker: found.worker, Step: found.index,
+		AfterSeconds:  (explored - ph.seconds + found.after).Seconds(),
+		AfterRequests: found.requests - e.rep.PostRequests, Original: seq.Size(), Shrunk: seq.normal(), Trace: found.trace}
+	if ctx.Err() == nil {
+		changed := e.creates.used.Load()
+		if e.cfg.Fresh == nil {
+			changed += e.rep.PostCreated // shrinking and the replays of earlier findings created there too
+		}
+		shrinkFinding(ctx, e.r, e.cfg, e.rep, &fd, found, changed)
+		e.untouched = e.untouched && (e.cfg.Fresh != nil || e.rep.PostCreated == 0)
+	}
+	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
+	e.rep.Findings = append(e.rep.Findings, fd)
+	n := &atomic.Int64{}
+	n.Store(1)
+	e.r.known[fd.Cause] = n
+}
+
+// stopAfterFinding is why the run stops after a finding, "" when it goes on.
+func (e *exploration) stopAfterFinding(ctx context.Context, explored time.Duration) string {
+	switch {
+	case ctx.Err() != nil:
+		return StopInterrupt
+	case len(e.rep.Findings) >= e.cfg.MaxFindings:
+		return StopMaxFindings
+	case e.r.sess.Halted() != nil:
+		return StopCannotJudge
+	case e.cfg.Steps > 0 && e.steps.Load() >= int64(e.cfg.Steps):
+		return StopSteps
+	case e.cfg.Duration > 0 && explored >= e.cfg.Duration:
+		return StopDuration
+	}
+	return ""
+}
+
 // shrinkFinding shrinks the sequence of fd, replays the shrunk one to class it and, when the
-// store had changed (explored: the animals the exploration created), plays it once more on
-// a fresh store; rep counts the requests and creates this took.
+// store had changed (explored: the animals created in it so far), plays it once more on a
+// fresh store; rep adds up the requests and creates this took.
 func shrinkFinding(ctx context.Context, r *runner, cfg Config, rep *Report, fd *Finding, found *found, explored int64) {
 	post := &budget{max: int64(cfg.MaxCreates)}
 	before := r.requests()
@@ -181,8 +296,8 @@ func shrinkFinding(ctx context.Context, r *runner, cfg Config, rep *Report, fd *
 		fd.FreshStore = freshCheck(ctx, r, cfg, post, fd.Shrunk)
 		postCreated += post.used.Load()
 	}
-	rep.PostRequests = r.requests() - before
-	rep.PostCreated = postCreated
+	rep.PostRequests += r.requests() - before
+	rep.PostCreated += postCreated
 }
 
 // FreshCheck is how the shrunk sequence of a finding went when played once more after a
@@ -229,66 +344,98 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 	return &FreshCheck{Made: true, Reproduced: res.failed > 0, Violation: res.violation}
 }
 
-// preflight asks for a listing: no answer or a 401 means the run cannot be made.
-func (r *runner) preflight(ctx context.Context) error {
-	var ex Exchange
+// preflight sends the first request, a listing, and judges it as worker 0's first step
+// against a model of its own (on a store that starts empty, it is the one listing certain
+// to come before any create; Run keeps the violation only then). No answer or a 401 means
+// the run cannot be made (the error).
+func (r *runner) preflight(ctx context.Context) (Exchange, *Violation, error) {
 	op := r.f.ByID[opList]
-	a, err := r.send(ctx, &ex, op.Method, op.Path, Step{Op: opList})
-	ex.fill()
+	ex, v, err := r.exec(ctx, newModel(r.f, 0), &budget{}, newWorker(0), 0, Step{Op: opList})
 	switch {
 	case err != nil && errors.Is(err, exchange.ErrCannotJudge):
-		return fmt.Errorf("%w: %s", exchange.ErrUnreachable, err)
+		ex.fill()
+		return ex, nil, fmt.Errorf("%w: %s", exchange.ErrUnreachable, err)
 	case err != nil:
-		return err
+		return ex, nil, err
 	case ex.Error != "":
-		return fmt.Errorf("%w: %s", exchange.ErrUnreachable, ex.Error)
-	case a.status == http.StatusUnauthorized:
-		return fmt.Errorf("%w (401 to %s %s)", exchange.ErrKeyRefused, op.Method, op.Path)
+		return ex, nil, fmt.Errorf("%w: %s", exchange.ErrUnreachable, ex.Error)
+	case ex.Status == http.StatusUnauthorized:
+		return ex, nil, fmt.Errorf("%w (401 to %s %s)", exchange.ErrKeyRefused, op.Method, op.Path)
 	}
-	return nil
+	return ex, v, nil
 }
 
-// found is the first violation of a phase.
+// found is the first violation of a phase of a cause not known before.
 type found struct {
 	v             *Violation
 	worker, index int
-	after         time.Duration
+	after         time.Duration // since the phase started
 	requests      int64
 	trace         []Exchange
 	serial        []Sequence // the exploration's steps one at a time, in the order they were sent, answered, creates first
 }
 
 type stopInfo struct {
-	reason  string
-	created int64
+	reason     string
+	sentCreate bool // a createPet step was sent
+}
+
+// phaseSpec is what a phase shares with the run: its number, the budget of creates and the
+// count of steps of all phases, and whether the model knows every animal of the store (see
+// model.all). A nil budget or count is the phase's own.
+type phaseSpec struct {
+	n       int
+	creates *budget
+	steps   *atomic.Int64
+	all     bool
+}
+
+// phaseResult is what a phase sent, what it found, why it stopped, and how long it took.
+type phaseResult struct {
+	seq     Sequence
+	found   *found
+	stop    stopInfo
+	seconds time.Duration
 }
 
 // Reasons a run stops.
 const (
 	StopDuration  = "duration"
 	StopSteps     = "steps"
-	StopFinding   = "finding"
 	StopInterrupt = "interrupt"
+	// StopMaxFindings: Config.MaxFindings distinct findings were made.
+	StopMaxFindings = "max findings"
+	// StopRecurring: MaxRecurring steps in a row met only faults found before.
+	StopRecurring = "recurring"
 	// StopCannotJudge: the target asked to come back later beyond the wait budget, or
 	// stopped answering (Report.CannotJudge says which).
 	StopCannotJudge = "cannot judge"
+	// StopFinding ends a phase (not the run): a violation of a cause not met before.
+	StopFinding = "finding"
 )
 
 // explorePhase runs the workers with freshly drawn steps and returns what they sent. It is
 // long because the workers' loop and the stop that follows share the phase's state by
 // closure (the sequence, when each step was sent and answered, the step each worker had in
 // flight when a finding cancelled the run); split, each part would take all of it.
-func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found, stopInfo) {
+func explorePhase(ctx context.Context, r *runner, cfg Config, ph phaseSpec) (Sequence, *found, stopInfo) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var timeUp atomic.Bool
+	var timeUp, recurring, sentCreate atomic.Bool
 	if cfg.Duration > 0 {
 		t := time.AfterFunc(cfg.Duration, func() { timeUp.Store(true); cancel() })
 		defer t.Stop()
 	}
 	m := newModel(r.f, cfg.Lag)
-	creates := &budget{max: int64(cfg.MaxCreates)}
-	var steps atomic.Int64
+	m.all = ph.all
+	creates, steps := ph.creates, ph.steps
+	if creates == nil {
+		creates = &budget{max: int64(cfg.MaxCreates)}
+	}
+	if steps == nil {
+		steps = &atomic.Int64{}
+	}
+	var known atomic.Int64 // steps in a row that met only a known cause
 	var once sync.Once
 	var first *found
 	start := time.Now()
@@ -310,12 +457,18 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g, w := newGenerator(r.f, cfg.Seed, n), newWorker(n)
+			g, w := newGenerator(r.f, phaseSeed(cfg.Seed, ph.n), n), newWorker(n)
+			if m.all {
+				g.absent = m.absent
+			}
 			for i := 0; ctx.Err() == nil; i++ {
 				if cfg.Steps > 0 && steps.Add(1) > int64(cfg.Steps) {
 					return
 				}
 				st := g.next(creates.used.Load() < creates.max)
+				if st.Op == opCreate {
+					sentCreate.Store(true)
+				}
 				at := sent.Add(1)
 				ex, v, err := r.exec(ctx, m, creates, w, i, st)
 				if err != nil {
@@ -327,7 +480,16 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 				seq.Workers[n] = append(seq.Workers[n], st)
 				order[n] = append(order[n], at)
 				ended[n] = append(ended[n], sent.Add(1))
-				if v != nil {
+				switch {
+				case v == nil && ex.Skipped == "":
+					known.Store(0)
+				case v == nil: // not sent: nothing judged
+				case r.known.met(v.Cause): // counted on its finding; the phase goes on
+					if known.Add(1) >= MaxRecurring {
+						recurring.Store(true)
+						cancel()
+					}
+				default:
 					ex.fill()
 					once.Do(func() {
 						first = &found{v: v, worker: n, index: i, after: time.Since(start), requests: r.requests(), trace: []Exchange{ex}}
@@ -339,7 +501,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		}()
 	}
 	wg.Wait()
-	info := stopInfo{created: creates.used.Load()}
+	info := stopInfo{sentCreate: sentCreate.Load()}
 	switch {
 	case first != nil:
 		info.reason = StopFinding
@@ -355,6 +517,8 @@ func explorePhase(ctx context.Context, r *runner, cfg Config) (Sequence, *found,
 		first.serial = []Sequence{byStart, serial(seq, ended), createsFirst(byStart)}
 	case r.sess.Halted() != nil:
 		info.reason = StopCannotJudge
+	case recurring.Load():
+		info.reason = StopRecurring
 	case timeUp.Load():
 		info.reason = StopDuration
 	case cfg.Steps > 0 && steps.Load() >= int64(cfg.Steps):

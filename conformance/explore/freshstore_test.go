@@ -88,6 +88,7 @@ func wrongStatus(from, to string) func(http.Handler) http.Handler {
 
 func findOne(t *testing.T, cfg Config) (*Report, Finding) {
 	t.Helper()
+	cfg.MaxFindings = 1
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Len(t, rep.Findings, 1)

@@ -8,10 +8,11 @@ import (
 	"strings"
 )
 
-// Generation. Each worker draws its steps from its own PCG stream (the run's seed and the
-// worker's number), so a seed and a worker count give the same steps in the same order
-// whatever the target answers; only the budget of creates (shared by the workers) can turn a
-// createPet into a listPets.
+// Generation. Each worker draws its steps from its own PCG stream (the run's seed, the phase
+// and the worker's number), so a seed and a worker count give the same steps in the same
+// order whatever the target answers; only the budget of creates (shared by the workers) can
+// turn a createPet into a listPets, and on a store that started empty what the model knows
+// can change the status a listing filters by (absent).
 
 // generator draws one worker's steps.
 type generator struct {
@@ -20,11 +21,19 @@ type generator struct {
 	worker  int
 	n       int   // steps drawn
 	creates []int // indexes of the plain createPet steps drawn, for getPet references
+	// absent, when set, lists the statuses the model knows no animal has; a listing filtered
+	// by a status then asks for each of them once (asked), an answer that must be empty.
+	absent func() []string
+	asked  map[string]bool
 }
 
 func newGenerator(f *Facts, seed uint64, worker int) *generator {
 	return &generator{f: f, rng: rand.New(rand.NewPCG(seed, uint64(worker)+1)), worker: worker}
 }
+
+// phaseSeed is the seed of a phase's steps: the run's for the first, another for each later
+// one, so that a phase after a finding does not send the steps that met it again.
+func phaseSeed(seed uint64, phase int) uint64 { return seed ^ uint64(phase)*0x9e3779b97f4a7c15 }
 
 // next draws the next step; mayCreate says whether the budget allows a createPet.
 func (g *generator) next(mayCreate bool) Step {
@@ -65,6 +74,9 @@ func (g *generator) list() Step {
 	case r < 45:
 	case r < 95:
 		st.Status = ptr(g.status())
+		if s, ok := g.emptyStatus(); ok {
+			st.Status = &s
+		}
 	default:
 		bad := []string{"unknown", strings.ToUpper(g.status()), ""}
 		st.Status = ptr(bad[g.rng.IntN(len(bad))])
@@ -73,6 +85,24 @@ func (g *generator) list() Step {
 }
 
 func (g *generator) status() string { return g.f.Statuses[g.rng.IntN(len(g.f.Statuses))] }
+
+// emptyStatus is a status no animal has that the worker has not filtered by yet, if the model
+// knows one.
+func (g *generator) emptyStatus() (string, bool) {
+	if g.absent == nil {
+		return "", false
+	}
+	for _, s := range g.absent() {
+		if !g.asked[s] {
+			if g.asked == nil {
+				g.asked = map[string]bool{}
+			}
+			g.asked[s] = true
+			return s, true
+		}
+	}
+	return "", false
+}
 
 func (g *generator) get() Step {
 	st := Step{Op: opGet}

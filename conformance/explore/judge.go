@@ -48,7 +48,9 @@ func (r *runner) judgeCreate(m *model, w *worker, i int, st Step, where string, 
 	}
 	obj, _ := decodeObject(body)
 	if fs := judge.Stored(r.f.sentFields(st.Body), obj, "the created Pet"); len(fs) > 0 {
-		return violation("create-fields", "createPet answered 201: %s: want %s, got %s", fs[0].Message, fs[0].Expected, fs[0].Actual)
+		v := violation("create-fields", "createPet answered 201: %s: want %s, got %s", fs[0].Message, fs[0].Expected, fs[0].Actual)
+		v.detail = detailOf(fs[0])
+		return v
 	}
 	got, _ := fromObject(obj)
 	if v := m.created(got, at, where); v != nil {
@@ -110,9 +112,8 @@ func (r *runner) readListing(l *listing, seen animals, asked judge.Listing, body
 // judgeGet judges getPet's answer: the animal asked for, or a 404 within the allowed lag
 // (recheck > 0 asks for it again after that long).
 func (r *runner) judgeGet(m *model, w *worker, rel, where string, at, sent time.Time, status int, body []byte) (recheck time.Duration, v *Violation) {
-	prefix, _, _ := strings.Cut(r.f.ByID[opGet].Path, "{")
-	id := strings.TrimPrefix(pathOnly(rel), prefix)
-	if _, err := strconv.ParseInt(id, 10, 64); err != nil || canonicalInt(id) != id {
+	id := r.petID(rel)
+	if !isID(id) {
 		if status/100 == 2 {
 			return 0, violation("get-id", "getPet %q, which is no int64 id, answered %d", id, status)
 		}
@@ -141,4 +142,16 @@ func authText(a string) string {
 		return "no Authorization header"
 	}
 	return "a wrong bearer token"
+}
+
+// petID is the petId of a getPet path (with query), as sent.
+func (r *runner) petID(rel string) string {
+	prefix, _, _ := strings.Cut(r.f.ByID[opGet].Path, "{")
+	return strings.TrimPrefix(pathOnly(rel), prefix)
+}
+
+// isID says whether id is an int64 written the one way an int64 is written.
+func isID(id string) bool {
+	_, err := strconv.ParseInt(id, 10, 64)
+	return err == nil && canonicalInt(id) == id
 }

@@ -16,6 +16,12 @@ type Violation struct {
 	Rule    string `json:"rule"`
 	Section string `json:"section"`
 	Message string `json:"message"`
+	// Cause is what makes two violations one finding (see causeOf), set once the step is
+	// judged.
+	Cause string `json:"cause,omitempty"`
+	// detail is what the cause keeps of a message that names what was wrong, until the
+	// cause is set.
+	detail string
 }
 
 // The model's rules and their sections of the interface document.
@@ -161,10 +167,42 @@ type model struct {
 	lag  time.Duration
 	mu   sync.Mutex
 	pets map[string]*known
+	// statuses counts the animals known by status. all says that the model knows every
+	// animal of the store: the store started empty and the model saw every create
+	// (Config.EmptyStore, in a phase that starts on the store as it started).
+	statuses map[string]int
+	all      bool
 }
 
 func newModel(f *Facts, lag time.Duration) *model {
-	return &model{f: f, lag: lag, pets: map[string]*known{}}
+	return &model{f: f, lag: lag, pets: map[string]*known{}, statuses: map[string]int{}}
+}
+
+// add records an animal the model did not know; the caller holds m.mu.
+func (m *model) add(p pet, k *known) {
+	m.pets[p.id] = k
+	if p.hasStatus {
+		m.statuses[p.status]++
+	}
+}
+
+// absent lists the statuses no animal of the store has, when the model knows every animal:
+// a listing filtered by one of them holds no animal of a status (an animal without one does
+// not contradict a filter, see judge.Listing), and on the store as it started, none at all.
+// A create in flight can still add one: what the listing answers is judged as any listing's.
+func (m *model) absent() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.all {
+		return nil
+	}
+	var out []string
+	for _, s := range m.f.Statuses {
+		if m.statuses[s] == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // created records the animal a 201 answered (that it holds what was sent is judge.Stored's).
@@ -179,8 +217,10 @@ func (m *model) created(got pet, at time.Time, where string) *Violation {
 			return violation("ids-unique", "createPet answered id %s, which another animal had when %s (%s)", got.id, k.where, k.pet.fields())
 		}
 		// Listed before its 201 was read: it is ours after all.
+		k.own, k.since, k.where = true, at, where
+		return nil
 	}
-	m.pets[got.id] = &known{pet: got, own: true, since: at, where: where}
+	m.add(got, &known{pet: got, own: true, since: at, where: where})
 	return nil
 }
 
@@ -190,7 +230,7 @@ func (m *model) seen(p pet, at time.Time, where string) *Violation {
 	defer m.mu.Unlock()
 	k, ok := m.pets[p.id]
 	if !ok {
-		m.pets[p.id] = &known{pet: p, since: at, where: where}
+		m.add(p, &known{pet: p, since: at, where: where})
 		return nil
 	}
 	if !k.pet.sameFields(p) {

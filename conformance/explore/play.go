@@ -36,7 +36,7 @@ func (r *runner) onFresh(ctx context.Context) (_ *runner, stop func(), err error
 	stop = func() { own.done(r.c); stopTarget() }
 	// The same first request as the exploration's, so that a fault that counts requests
 	// meets the steps at the same counts.
-	if err := own.preflight(ctx); err != nil {
+	if _, _, err := own.preflight(ctx); err != nil {
 		stop()
 		return nil, nil, err
 	}
@@ -46,7 +46,7 @@ func (r *runner) onFresh(ctx context.Context) (_ *runner, stop func(), err error
 // play runs a fixed sequence with a fresh model by its timeline (see Sequence.Timeline):
 // each step is sent when the events before its send are done, so a step waits for the
 // answers that came before it and overlaps the steps it overlapped. It stops at the first
-// violation; err is set when the sequence could not be run to its end or to a finding.
+// violation of a cause not known (r.known: the other findings of the run); err is set when the sequence could not be run to its end or to a finding.
 // Shrinking, the replays of a finding and conformance replay all run sequences here.
 func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
 	if r.fresh != nil {
@@ -76,7 +76,7 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 			return
 		}
 		traces[w] = append(traces[w], ex)
-		if v != nil {
+		if v != nil && r.known[v.Cause] == nil {
 			once.Do(func() { first = &found{v: v, worker: w, index: i}; cancel() })
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -22,10 +23,13 @@ import (
 // ReplayFormat names the replay file format and its version. Version 2 added the timeline
 // (the schedule of several workers), the run's clock and the replays' count; version 3
 // whether the target was the in-process reference, and whether the sequence was shrunk on a
-// store the exploration had changed, with how it went on a fresh one. Versions 1 and 2 still read (a version 1
-// file's workers run in lockstep; an in-process target is told by its InProcessNote).
+// store the exploration had changed, with how it went on a fresh one; version 4 the causes
+// of the run's earlier findings, which the sequence was shrunk passing over. Versions 1 to 3
+// still read (a version 1 file's workers run in lockstep; an in-process target is told by
+// its InProcessNote).
 const (
-	ReplayFormat   = "petstore-explore-replay/3"
+	ReplayFormat   = "petstore-explore-replay/4"
+	replayFormatV3 = "petstore-explore-replay/3"
 	replayFormatV2 = "petstore-explore-replay/2"
 	replayFormatV1 = "petstore-explore-replay/1"
 )
@@ -53,14 +57,24 @@ type ReplayFile struct {
 	// StateChanged and FreshStore are the finding's (see Finding).
 	StateChanged bool        `json:"stateChanged,omitempty"`
 	FreshStore   *FreshCheck `json:"freshStore,omitempty"`
+	// PassOver are the causes of the findings the run made before this one: a violation of
+	// one is passed over, as explore passed over it while shrinking the sequence.
+	PassOver []string `json:"passOver,omitempty"`
 	Sequence
 }
 
 // NewReplayFile is the replay file of a finding of rep.
 func NewReplayFile(rep *Report, f Finding) ReplayFile {
-	return ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, InProcess: rep.InProcess, Lag: rep.Bounds.Lag, Now: rep.Now,
+	rf := ReplayFile{Format: ReplayFormat, Provenance: rep.Provenance, Target: rep.Target, InProcess: rep.InProcess, Lag: rep.Bounds.Lag, Now: rep.Now,
 		Finding: f.Violation, Class: f.Class, ClassNote: f.ClassNote, Replays: f.Replays, ReplaysFailed: f.ReplaysFailed,
 		StateChanged: f.StateChanged, FreshStore: f.FreshStore, Sequence: f.Shrunk}
+	for _, earlier := range rep.Findings {
+		if earlier.Cause == f.Cause {
+			break
+		}
+		rf.PassOver = append(rf.PassOver, earlier.Cause)
+	}
+	return rf
 }
 
 // WriteReplayFile writes rf to path, creating its directory.
@@ -90,7 +104,7 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
-	if rf.Format != ReplayFormat && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
+	if rf.Format != ReplayFormat && rf.Format != replayFormatV3 && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
 		return rf, fmt.Errorf("replay file %s: format %q, want %q", path, rf.Format, ReplayFormat)
 	}
 	if rf.Len() == 0 {
@@ -207,18 +221,20 @@ type ReplayReport struct {
 	InProcess bool       `json:"inProcess,omitempty"`
 	// RecordedTarget is the target the file was recorded against; Elsewhere says that this
 	// replay went to another.
-	RecordedTarget string     `json:"recordedTarget,omitempty"`
-	Elsewhere      bool       `json:"elsewhere,omitempty"`
-	Expected       Violation  `json:"expected"`
-	Runs           int        `json:"runs"`
-	Failed         int        `json:"failed"`
-	Class          string     `json:"class"`
-	Violation      *Violation `json:"violation,omitempty"` // of the first failing run
-	Trace          []Exchange `json:"trace,omitempty"`
-	Requests       int64      `json:"requests"`
-	Created        int64      `json:"created"`
-	Stopped        string     `json:"stopped,omitempty"` // why fewer runs than asked were made
-	ClassNote      string     `json:"classNote,omitempty"`
+	RecordedTarget string    `json:"recordedTarget,omitempty"`
+	Elsewhere      bool      `json:"elsewhere,omitempty"`
+	Expected       Violation `json:"expected"`
+	// PassOver are the file's (see ReplayFile).
+	PassOver  []string   `json:"passOver,omitempty"`
+	Runs      int        `json:"runs"`
+	Failed    int        `json:"failed"`
+	Class     string     `json:"class"`
+	Violation *Violation `json:"violation,omitempty"` // of the first failing run
+	Trace     []Exchange `json:"trace,omitempty"`
+	Requests  int64      `json:"requests"`
+	Created   int64      `json:"created"`
+	Stopped   string     `json:"stopped,omitempty"` // why fewer runs than asked were made
+	ClassNote string     `json:"classNote,omitempty"`
 	// RecordedClass and RecordedLine are how explore's replays of the sequence went.
 	RecordedClass string `json:"recordedClass,omitempty"`
 	RecordedLine  string `json:"recordedLine,omitempty"`
@@ -251,15 +267,20 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	if err != nil {
 		return nil, err
 	}
-	if err := r.preflight(ctx); err != nil {
+	if _, _, err := r.preflight(ctx); err != nil {
 		return nil, err
+	}
+	r.known = causes{}
+	for _, c := range rf.PassOver {
+		r.known[c] = &atomic.Int64{}
 	}
 	creates := &budget{max: int64(cfg.MaxCreates)}
 	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
 	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: r.sess.Target(), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
 		Trace: res.trace, Requests: r.requests(), Created: creates.used.Load(), RecordedClass: rf.Class,
-		InProcess: cfg.InProcess, RecordedTarget: rf.Target, RecordedStateChanged: rf.StateChanged, RecordedFreshStore: rf.FreshStore}
+		InProcess: cfg.InProcess, RecordedTarget: rf.Target, RecordedStateChanged: rf.StateChanged, RecordedFreshStore: rf.FreshStore,
+		PassOver: rf.PassOver}
 	if cfg.InProcess {
 		out.Target += InProcessNote
 		out.Elsewhere = !rf.RecordedInProcess()
@@ -305,6 +326,9 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 	}
 	if rr.RecordedStateChanged {
 		fmt.Fprintf(&b, "  when recorded: %s\n", strings.Join(nonEmpty(stateChangedLine, rr.RecordedFreshStore.Line()), "; "))
+	}
+	for _, c := range rr.PassOver {
+		fmt.Fprintf(&b, "  passes over the fault of an earlier finding of the run: %s\n", c)
 	}
 	fmt.Fprintf(&b, "%s; %d requests, %d animals created\n", replayLine(rr.Failed, rr.Runs, rr.Class, rr.ClassNote), rr.Requests, rr.Created)
 	if rr.Stopped != "" {

@@ -36,27 +36,31 @@ type Bounds struct {
 	MaxCreates int     `json:"maxCreates"`
 	Rate       float64 `json:"rate,omitempty"`
 	Lag        string  `json:"lag"`
+	// MaxFindings is how many distinct findings the run was to make at most.
+	MaxFindings int `json:"maxFindings"`
 }
 
 // Report is what an explore run did and found.
 type Report struct {
-	Provenance        Provenance `json:"provenance"`
-	Target            string     `json:"target"`
-	InProcess         bool       `json:"inProcess,omitempty"` // Target is the reference, in-process
-	Seed              uint64     `json:"seed"`
-	Workers           int        `json:"workers"`
-	Bounds            Bounds     `json:"bounds"`
-	Now               string     `json:"now,omitempty"` // the run's clock, RFC 3339, when one was given
-	StoppedBy         string     `json:"stoppedBy"`
-	Seconds           float64    `json:"seconds"`
-	Steps             int        `json:"steps"`
-	Requests          int64      `json:"requests"`
-	RequestsPerSecond float64    `json:"requestsPerSecond"`
-	Created           int64      `json:"created"`
-	Throttled         int64      `json:"throttled"`
-	PostRequests      int64      `json:"shrinkAndReplayRequests"`
-	PostCreated       int64      `json:"shrinkAndReplayCreated"`
-	GetGone           bool       `json:"getPetGone,omitempty"`
+	Provenance Provenance `json:"provenance"`
+	Target     string     `json:"target"`
+	InProcess  bool       `json:"inProcess,omitempty"` // Target is the reference, in-process
+	Seed       uint64     `json:"seed"`
+	Workers    int        `json:"workers"`
+	Bounds     Bounds     `json:"bounds"`
+	Now        string     `json:"now,omitempty"` // the run's clock, RFC 3339, when one was given
+	StoppedBy  string     `json:"stoppedBy"`
+	Seconds    float64    `json:"seconds"`
+	// Phases counts the phases: the first, and one after each finding (a fresh model).
+	Phases            int     `json:"phases"`
+	Steps             int     `json:"steps"`
+	Requests          int64   `json:"requests"`
+	RequestsPerSecond float64 `json:"requestsPerSecond"`
+	Created           int64   `json:"created"`
+	Throttled         int64   `json:"throttled"`
+	PostRequests      int64   `json:"shrinkAndReplayRequests"`
+	PostCreated       int64   `json:"shrinkAndReplayCreated"`
+	GetGone           bool    `json:"getPetGone,omitempty"`
 	// CannotJudge is why the run stopped early when the target could no longer be judged
 	// (StopCannotJudge).
 	CannotJudge string `json:"cannotJudge,omitempty"`
@@ -68,6 +72,10 @@ type Report struct {
 // Finding is a violation, the sequence that led to it (shrunk), and how it replays.
 type Finding struct {
 	Violation
+	// Seen counts the steps of the exploration that met its cause, this finding's first.
+	Seen int64 `json:"seen"`
+	// ReplayFile is where the command wrote the shrunk sequence, if it did.
+	ReplayFile    string   `json:"replayFile,omitempty"`
 	Worker        int      `json:"worker"`
 	Step          int      `json:"step"`
 	AfterSeconds  float64  `json:"afterSeconds"`
@@ -128,8 +136,8 @@ func WriteText(w io.Writer, rep *Report) error {
 	if rep.GetGone {
 		b.WriteString("  getPet is past its removal date: no getPet steps\n")
 	}
-	fmt.Fprintf(&b, "ran %.1fs (stopped by %s): %d steps, %d requests (%.0f requests/s), %d animals created, %d throttled answers\n",
-		rep.Seconds, rep.StoppedBy, rep.Steps, rep.Requests, rep.RequestsPerSecond, rep.Created, rep.Throttled)
+	fmt.Fprintf(&b, "ran %.1fs in %s (stopped by %s): %d steps, %d requests (%.0f requests/s), %d animals created, %d throttled answers\n",
+		rep.Seconds, words.Plural(rep.Phases, "phase"), stopText(rep), rep.Steps, rep.Requests, rep.RequestsPerSecond, rep.Created, rep.Throttled)
 	if rep.Coverage != nil {
 		fmt.Fprintf(&b, "%s\n", report.CoverageLine(*rep.Coverage))
 	}
@@ -156,9 +164,24 @@ func WriteText(w io.Writer, rep *Report) error {
 	return err
 }
 
+// stopText is why the run stopped, for a person.
+func stopText(rep *Report) string {
+	switch rep.StoppedBy {
+	case StopMaxFindings:
+		return fmt.Sprintf("max findings: %d distinct findings (--max-findings)", rep.Bounds.MaxFindings)
+	case StopRecurring:
+		return fmt.Sprintf("recurring: the last %d steps met only faults already found", MaxRecurring)
+	}
+	return rep.StoppedBy
+}
+
 func writeFinding(b *strings.Builder, f Finding) {
 	fmt.Fprintf(b, "\nFINDING %s (section %s): %s\n", f.Rule, f.Section, f.Message)
 	fmt.Fprintf(b, "  found after %.2fs and %d requests, at worker %d step #%d\n", f.AfterSeconds, f.AfterRequests, f.Worker, f.Step)
+	fmt.Fprintf(b, "  met %s while exploring; its cause: %s\n", words.Plural(int(f.Seen), "time"), f.Cause)
+	if f.ReplayFile != "" {
+		fmt.Fprintf(b, "  replay file: %s\n", f.ReplayFile)
+	}
 	fmt.Fprintf(b, "  shrunk from %s to %s (%d runs, %.1fs)\n", f.Original, f.Shrunk.Size(), f.ShrinkRuns, f.ShrinkSeconds)
 	fmt.Fprintf(b, "  %s\n", f.ReplayLine())
 	if f.StateChanged {

@@ -195,7 +195,7 @@ func TestInFlightStepStaysInTheSequence(t *testing.T) {
 	require.NoError(t, cfg.defaults())
 	r, err := newRunner(tg, facts(t), sessionOptions{timeout: cfg.Timeout, workers: cfg.Workers}, nil)
 	require.NoError(t, err)
-	seq, fd, _ := explorePhase(context.Background(), r, cfg)
+	seq, fd, _ := explorePhase(context.Background(), r, cfg, phaseSpec{})
 	require.NotNil(t, fd)
 	assert.Equal(t, "no-5xx", fd.v.Rule)
 	require.True(t, stored.Load())

@@ -33,6 +33,10 @@ type Options struct {
 	Dir string
 	// Lag is the visibility lag explore allows; zero is explore.DefaultLag.
 	Lag time.Duration
+	// MaxFindings is how many distinct findings a run makes before it stops; zero is one:
+	// what is measured is the first (found, how soon, shrunk to what, its replay file), and
+	// a run stops there. More show how many causes one fault is reported as.
+	MaxFindings int
 }
 
 // Outcome is one explore run against one server.
@@ -40,7 +44,8 @@ type Outcome struct {
 	Seed       uint64
 	Report     *explore.Report
 	Found      bool
-	Rule       string
+	Rule       string        // of the first finding
+	Rules      []string      // of every finding, the first's first
 	After      time.Duration // until the finding, before shrinking
 	Shrunk     int           // steps of the shrunk sequence
 	Class      string
@@ -70,12 +75,14 @@ func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Optio
 		b = o.Budget
 	}
 	cfg := explore.Config{Target: t, Doc: doc, Seed: seed, Workers: max(b.Workers, 1), Steps: b.Steps, Duration: 2 * time.Minute,
-		MaxCreates: 5 * b.Steps, Lag: cmp.Or(o.Lag, explore.DefaultLag), Replays: o.Replays, ShrinkTime: o.ShrinkTime, Timeout: 5 * time.Second}
+		MaxCreates: 5 * b.Steps, Lag: cmp.Or(o.Lag, explore.DefaultLag), Replays: o.Replays, ShrinkTime: o.ShrinkTime, Timeout: 5 * time.Second,
+		MaxFindings: cmp.Or(o.MaxFindings, 1)}
 	cfg.Fresh = func() (exchange.Target, func(), error) { return Serve(doc, m) }
 	// What conformance explore would be given for this run, against a server of the mutant.
 	cfg.Provenance = explore.NewProvenance(explore.SpecSHA256(spec.Bytes()), seed, []string{"--mutant=" + m.Name,
 		"--workers=" + strconv.Itoa(cfg.Workers), "--steps=" + strconv.Itoa(cfg.Steps), "--max-creates=" + strconv.Itoa(cfg.MaxCreates),
-		"--lag=" + cfg.Lag.String(), "--replays=" + strconv.Itoa(cfg.Replays), "--shrink-time=" + o.ShrinkTime.String()}, t.APIKey)
+		"--lag=" + cfg.Lag.String(), "--replays=" + strconv.Itoa(cfg.Replays), "--shrink-time=" + o.ShrinkTime.String(),
+		"--max-findings=" + strconv.Itoa(cfg.MaxFindings)}, t.APIKey)
 	rep, err := explore.Run(ctx, cfg)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("%s seed %d: %w", m.Name, seed, err)
@@ -83,6 +90,9 @@ func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Optio
 	out := Outcome{Seed: seed, Report: rep}
 	if len(rep.Findings) == 0 {
 		return out, nil
+	}
+	for _, f := range rep.Findings {
+		out.Rules = append(out.Rules, f.Rule)
 	}
 	f := rep.Findings[0]
 	out.Found, out.Rule, out.Class = true, f.Rule, f.Class
@@ -177,7 +187,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", r.Mutant.Name, r.Mutant.Fault, budget,
 			r.Found(), len(r.Outcomes), after, shrunk,
-			tally(r.found(), func(o Outcome) string { return o.Rule }), tally(r.found(), func(o Outcome) string { return o.Class }),
+			tally(r.found(), func(o Outcome) []string { return o.Rules }), tally(r.found(), func(o Outcome) []string { return []string{o.Class} }),
 			reproduced(r))
 	}
 	_, err := io.WriteString(w, b.String())
@@ -203,16 +213,17 @@ func (r Row) Reproducing() int {
 	return n
 }
 
-// tally is "a ×3, b ×1", most frequent first.
-func tally(os []Outcome, key func(Outcome) string) string {
+// tally is "a ×3, b ×1", most frequent first, over the keys of every outcome.
+func tally(os []Outcome, key func(Outcome) []string) string {
 	counts := map[string]int{}
 	var keys []string
 	for _, o := range os {
-		k := key(o)
-		if counts[k] == 0 {
-			keys = append(keys, k)
+		for _, k := range key(o) {
+			if counts[k] == 0 {
+				keys = append(keys, k)
+			}
+			counts[k]++
 		}
-		counts[k]++
 	}
 	slices.SortStableFunc(keys, func(a, b string) int { return counts[b] - counts[a] })
 	parts := make([]string, len(keys))

@@ -4,9 +4,11 @@
 // sequence, and whether its replay file reproduces it against a fresh server (on every run
 // for a deterministic finding, on at least one for an intermittent one).
 //
-//	explore-mutants [-seeds 20] [-run REGEXP] [-shrink-time 10s] [-replays 10] [-replay-file-runs 10] [-allowed]
+//	explore-mutants [-seeds 20] [-run REGEXP] [-shrink-time 10s] [-replays 10] [-replay-file-runs 10] [-max-findings 1] [-allowed]
 //
-// With -allowed it runs the servers that make the document's open choices otherwise instead,
+// Each run stops at its first finding, which is what is measured; with -max-findings N it
+// goes on to N distinct findings, and the Rules column counts every one (one fault reported
+// as several causes shows there). With -allowed it runs the servers that make the document's open choices otherwise instead,
 // where nothing must be found. Exit codes: 0 every mutant found on at least 19 of 20 seeds
 // (the same share for other counts), every replay file reproducing its finding, and nothing
 // found in an allowed server; 1 otherwise; 2 the runs could not be made.
@@ -21,6 +23,7 @@ import (
 	"os/signal"
 	"regexp"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -54,6 +57,9 @@ func runSeeds(ctx context.Context, stderr io.Writer, doc *openapi3.T, m seqmutan
 		}
 		fmt.Fprintf(stderr, "  %s seed %d: found %s after %s, shrunk to %d, %s, replay file %d/%d\n", m.Name, seed,
 			out.Rule, out.After.Round(time.Millisecond), out.Shrunk, out.Class, out.Reproduced, o.ReplayFileRuns)
+		if len(out.Rules) > 1 {
+			fmt.Fprintf(stderr, "    then %s\n", strings.Join(out.Rules[1:], ", "))
+		}
 	}
 	return row, nil
 }
@@ -67,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.ShrinkTime, "shrink-time", 10*time.Second, "shrinking budget per finding")
 	fs.IntVar(&o.Replays, "replays", 10, "replays of each shrunk finding")
 	fs.IntVar(&o.ReplayFileRuns, "replay-file-runs", 10, "runs of each written replay file against a fresh server")
+	fs.IntVar(&o.MaxFindings, "max-findings", 1, "distinct findings each run makes before it stops (the first is measured; the Rules column counts them all)")
 	allowed := fs.Bool("allowed", false, "run the allowed servers (nothing must be found) instead of the mutants")
 	if err := fs.Parse(args[1:]); err != nil {
 		return cli.Usagef("explore-mutants: %v", err)

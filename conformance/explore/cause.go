@@ -1,0 +1,66 @@
+package explore
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/petstore/petstore/conformance/report"
+)
+
+// Causes. A fault a sequence meets once it tends to meet again: a filter broken for one value
+// breaks every listing with that value. Explore counts the violations of one cause as one
+// finding, as conformance run counts the failures of one message on one spec node as one
+// cause. The cause of a violation is its rule, the operation and the status answered, and
+// for the rules whose message names what was wrong (the description's check, the Error
+// record, the field stored otherwise) that message with its values blanked
+// (report.BlankValues) and the spec node; for get-id, whether the id asked for was one.
+// Ids, names, times and the bodies of 5xx answers are left out: they differ from one meeting
+// of a fault to the next. So are how the key was sent and the kind of input: a store that
+// fails every listing once it is large fails them with the key and without, with a valid
+// query and with another, and would be five findings; two faults that differ only there are
+// one finding until the first is fixed.
+
+// causeOf is the cause of v, met at step st answered status (0: no answer); rel is the step's
+// path and query.
+func (r *runner) causeOf(v *Violation, st Step, rel string, status int) string {
+	var b strings.Builder
+	b.WriteString(v.Rule + ": " + st.Op)
+	if v.Rule == "get-id" && isID(r.petID(rel)) {
+		b.WriteString(" for an int64 id")
+	} else if v.Rule == "get-id" {
+		b.WriteString(" for no int64 id")
+	}
+	if status == 0 {
+		b.WriteString(": no answer")
+	} else {
+		b.WriteString(" answered " + strconv.Itoa(status))
+	}
+	if v.detail != "" {
+		b.WriteString(": " + v.detail)
+	}
+	return b.String()
+}
+
+// detailOf is what a failure of the session's checks says, its values blanked, and the
+// spec node it breaks: the part of a cause that tells one broken check from another.
+func detailOf(f report.Failure) string {
+	d := report.BlankValues(f.Message)
+	if f.Pointer != "" {
+		d += " (" + f.Pointer + ")"
+	}
+	return d
+}
+
+// causes are the causes of the findings made so far, each with the number of times the
+// exploration met it. It is written only between phases, when no worker runs.
+type causes map[string]*atomic.Int64
+
+// met counts a meeting of cause c and says whether c was known.
+func (c causes) met(cause string) bool {
+	n, ok := c[cause]
+	if ok {
+		n.Add(1)
+	}
+	return ok
+}
