@@ -152,10 +152,15 @@ func bump(counts []Count, status int) bool {
 	return false
 }
 
+// MaxMemberBody is the largest body whose members coverage reads: a bigger one (the
+// oversized case's megabyte) is counted as a request and an answer, its members not, as
+// most services refuse it unread (the reference beyond 64 KiB).
+const MaxMemberBody = 64 << 10
+
 // jsonObject returns the top-level members of a JSON object body, or nil.
 func jsonObject(h http.Header, body []byte) map[string]json.RawMessage {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if len(body) == 0 || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+	if len(body) == 0 || len(body) > MaxMemberBody || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return nil
 	}
 	return judge.Members(body)

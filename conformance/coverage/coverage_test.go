@@ -28,6 +28,13 @@ func TestTracker(t *testing.T) {
 	create.Header.Set("Content-Type", "application/json")
 	tr.Record("createPet", create, []byte(`{"name":"a","categoryId":1,"status":"sold"}`), 201)
 	tr.Record("createPet", create, []byte(`not json`), 400)
+	// A body over MaxMemberBody counts as a request; its members are not read.
+	padded := func(n int) []byte {
+		b := `{"name":"b","status":"sold","pad":"`
+		return []byte(b + strings.Repeat("x", n-len(b)-2) + `"}`)
+	}
+	require.Len(t, padded(coverage.MaxMemberBody+1), coverage.MaxMemberBody+1)
+	tr.Record("createPet", create, padded(coverage.MaxMemberBody+1), 413)
 
 	c := tr.Snapshot()
 	assert.Equal(t, 3, c.Exercised)
@@ -48,6 +55,9 @@ func TestTracker(t *testing.T) {
 	require.Len(t, body, 3)
 	assert.Equal(t, coverage.ParameterCoverage{In: "body", Name: "name", Count: 1}, body[1])
 	assert.Equal(t, 1, body[2].Values[2].Count, "sold")
+	assert.Equal(t, 3, byOp["createPet"].Requests)
+	tr.Record("createPet", create, padded(coverage.MaxMemberBody), 201)
+	assert.Equal(t, 2, tr.Snapshot().Operations[1].Parameters[2].Values[2].Count, "a body of MaxMemberBody is read")
 
 	// A snapshot is a copy: later traffic does not change it.
 	tr.Record("getPet", httptest.NewRequest("GET", "/v1/pets/1", nil), nil, 404)
