@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -52,7 +53,10 @@ func newServerState(facts *spec.Facts, now func() time.Time, maxPets int, seed [
 	}
 	for i, p := range seed {
 		if err := validateNewPet(p, s.statuses); err != nil {
-			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
+			return nil, fmt.Errorf("reference: seed %w", &SeedError{Entry: i, Name: p.Name, Err: errors.New(err.(*Error).Message)})
+		}
+		if err := missingRequired(p, facts.NewPet); err != nil {
+			return nil, fmt.Errorf("reference: seed %w", &SeedError{Entry: i, Name: p.Name, Err: err})
 		}
 	}
 	if len(s.statuses) > math.MaxUint8 {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Pet is an animal as the store keeps it and as the interface returns it.
@@ -93,6 +95,22 @@ func validateNewPet(p NewPet, statusValues []string) error {
 	}
 	if p.Status != "" && !slices.Contains(statusValues, p.Status) {
 		return invalid("status must be one of %v, got %q", statusValues, p.Status)
+	}
+	return nil
+}
+
+// missingRequired says which property schema (the spec's NewPet) requires that p lacks. The
+// reference keeps a NewPet's name, categoryId and status; a status is there when given, and
+// another required property it cannot keep at all.
+func missingRequired(p NewPet, schema *openapi3.Schema) error {
+	for _, name := range schema.Required {
+		switch {
+		case name == "name" || name == "categoryId" || name == "status" && p.Status != "":
+		case name == "status":
+			return fmt.Errorf("property %q is missing: the spec's NewPet requires it (add it to the seed)", name)
+		default:
+			return fmt.Errorf("the spec's NewPet requires property %q, which the reference server does not keep", name)
+		}
 	}
 	return nil
 }

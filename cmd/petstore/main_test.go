@@ -164,7 +164,7 @@ func TestStartErrors(t *testing.T) {
 		"busy port":      {[]string{"serve", "--addr", busy.Addr().String()}, "address already in use"},
 		"missing seed":   {[]string{"serve", "--seed", filepath.Join(dir, "absent.json")}, "no such file"},
 		"malformed seed": {[]string{"serve", "--seed", write("bad.json", `[{"name":`)}, "want a JSON array"},
-		"invalid seed":   {[]string{"serve", "--seed", write("lost.json", `[{"name":"Rex","categoryId":1,"status":"lost"}]`)}, "seed entry 0"},
+		"invalid seed":   {[]string{"serve", "--seed", write("lost.json", `[{"name":"Rex","categoryId":1,"status":"lost"}]`)}, `lost.json: entry 0 ("Rex"): status must be one of`},
 		"unknown flag":   {[]string{"serve", "--nope"}, "flag provided but not defined"},
 		"bad number":     {[]string{"serve", "--max-pets", "many"}, "invalid value"},
 		"negative":       {[]string{"serve", "--max-body", "-1"}, "must be positive"},

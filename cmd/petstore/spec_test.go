@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -114,4 +117,28 @@ func TestServeBadSpec(t *testing.T) {
 		assert.Equal(t, cli.ExitUnable, cli.Code(err))
 		assert.Contains(t, err.Error(), "--spec")
 	}
+}
+
+// The seed is held to the spec it is served with: with status required in NewPet, a seed
+// animal without one stops the server at start (exit 2), naming the file, the animal and the
+// field.
+func TestServeRefusesASeedTheSpecRefuses(t *testing.T) {
+	doc, err := spec.Load()
+	require.NoError(t, err)
+	newPet := *doc.Components.Schemas["NewPet"].Value
+	newPet.Required = append(slices.DeleteFunc(slices.Clone(newPet.Required), func(f string) bool { return f == "status" }), "status")
+	doc.Components.Schemas["NewPet"] = &openapi3.SchemaRef{Value: &newPet}
+	text, err := json.Marshal(doc) // JSON is YAML
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path, seed := filepath.Join(dir, "openapi.json"), filepath.Join(dir, "pets.json")
+	require.NoError(t, os.WriteFile(path, text, 0o600))
+	require.NoError(t, os.WriteFile(seed, []byte(`[{"name":"Rex","categoryId":1,"status":"available"},{"name":"Daisy","categoryId":4}]`), 0o600))
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // a server that starts stops at once, and run returns nil
+	err = run(ctx, []string{"petstore", "serve", "--addr", "127.0.0.1:0", "--api-key", "k", "--spec", path, "--seed", seed},
+		func(string) string { return "" }, &strings.Builder{}, &strings.Builder{})
+	require.Error(t, err)
+	assert.Equal(t, cli.ExitUnable, cli.Code(err))
+	assert.Equal(t, `petstore: seed `+seed+`: entry 1 ("Daisy"): property "status" is missing: the spec's NewPet requires it (add it to the seed)`, err.Error())
 }
