@@ -57,7 +57,10 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
-	require.Len(t, s.lines, 2, "start-up lines")
+	if len(s.lines) < 2 {
+		cancel()
+		require.FailNow(t, "petstore serve did not start", "%v", <-s.done)
+	}
 	_, url, ok := strings.Cut(s.lines[0], "serving ")
 	require.True(t, ok, s.lines[0])
 	s.baseURL, _, _ = strings.Cut(url, " ")
