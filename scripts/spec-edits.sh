@@ -53,7 +53,8 @@ git -C "$base" checkout -q --detach "$(git -C "$root" rev-parse "${REV:-HEAD}^{c
 if [ -z "${REV:-}" ]; then
 	git -C "$root" diff --binary HEAD >"$base.diff"
 	[ ! -s "$base.diff" ] || git -C "$base" apply --whitespace=nowarn "$base.diff"
-	(cd "$root" && git ls-files -z --others --exclude-standard | xargs -0r tar cf -) | tar xf - -C "$base"
+	git -C "$root" ls-files -z --others --exclude-standard >"$work/.untracked"
+	[ ! -s "$work/.untracked" ] || (cd "$root" && tar cf - --null -T "$work/.untracked") | tar xf - -C "$base"
 fi
 
 # Each edit is made in the same copy, one at a time, so that go reuses what it built for the
