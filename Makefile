@@ -15,7 +15,7 @@ PACT_VERIFIER := $(PACT_DIR)/node_modules/.bin/pact-verifier
 PACT_JS_DIR   := .tools/pact-js
 BENCHFLAGS ?=
 
-.PHONY: all build test test-race test-catalogues test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs pact-verify pact-js
+.PHONY: all build test test-race test-catalogues test-busy run conformance lint vet fmt bench clean docs spec-lint spec-diff spec-check spec-edits sarif-check fuzz mutants explore-mutants e2e screenshot golden load load-peers load-memory zoo zoo-docs pact-verify pact-js
 
 all: build
 
@@ -118,6 +118,12 @@ spec-check: build
 		echo "spec-check: FAILED:$$failed (passed:$${passed:- none}); docs/spec-authors.md says how to accept a change on purpose"; exit 1; \
 	fi; \
 	echo "spec-check: lint, diff and catalogue passed"
+
+# Five edits a spec author makes (limit maximum 50, a new status, status required, a new
+# query parameter, a new DELETE), each applied to a copy of the checkout: the tests that fail
+# after each (docs/spec-authors.md). The whole suite once per edit; not part of make test.
+spec-edits:
+	sh scripts/spec-edits.sh $(SPEC_EDITS)
 
 # SARIF output of lint checked against the official SARIF 2.1.0 schema (OASIS), fetched once
 # (not shipped with the project).

@@ -38,7 +38,7 @@ func noDefaultLimit(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") && q.Get("limit") == "" {
-			q.Set("limit", "100")
+			q.Set("limit", maxLimit)
 			r.URL.RawQuery = q.Encode()
 		}
 		h.ServeHTTP(w, r)

@@ -83,8 +83,8 @@ func TestGoldenReports(t *testing.T) {
 				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 			}
 			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./conformance -run TestGoldenReports -update")
-			assert.Equal(t, string(want), got, "run go test ./conformance -run TestGoldenReports -update and review the diff")
+			require.NoError(t, err, "run make golden")
+			assert.Equal(t, string(want), got, "the report changed (a spec edit changes the rules): run make golden and review the diff")
 		})
 	}
 }

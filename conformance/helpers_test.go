@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -11,9 +12,23 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 const testKey = "conformance-test-key-6f1c"
+
+// shipped are the facts of the embedded spec (its limit, its statuses): tests read them
+// rather than repeat them, so that a spec edit fails only the tests about what it changed.
+var shipped = func() *spec.Facts {
+	f, err := spec.ReadFacts(spec.MustLoad())
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
+// maxLimit is the spec's maximum of listPets' limit, as a query value.
+var maxLimit = strconv.FormatInt(shipped.Limit.Max, 10)
 
 // beforeSunset is a clock before getPet's removal date.
 var beforeSunset = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

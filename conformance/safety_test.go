@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -81,9 +82,10 @@ func grownSpec(t testing.TB) *openapi3.T {
         '204': {description: Replaced.}
         '401': {$ref: '#/components/responses/Unauthorized'}
 `
-	text := strings.Replace(string(spec.Bytes()), "  /pets/{petId}:\n", "  /pets/{petId}:"+ops, 1)
+	base := string(document.Spec) // the document's spec: spec/openapi.yaml may have a DELETE of its own
+	text := strings.Replace(base, "  /pets/{petId}:\n", "  /pets/{petId}:"+ops, 1)
 	text = strings.Replace(text, "  /pets:\n", "  /pets:"+all, 1)
-	require.NotEqual(t, string(spec.Bytes()), text)
+	require.NotEqual(t, base, text)
 	require.Equal(t, 2, strings.Count(text, "operationId: replace"))
 	doc, err := spec.Parse([]byte(text))
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -21,8 +22,8 @@ func TestReferenceAndRulesFollowTheSpec(t *testing.T) {
 		"maximum: 100", "maximum: 200",
 		"default: 20", "default: 50",
 		"        - sold\n", "        - sold\n        - reserved\n",
-	).Replace(string(spec.Bytes()))
-	require.NotEqual(t, string(spec.Bytes()), text)
+	).Replace(string(document.Spec)) // the document's spec, whatever spec/openapi.yaml says
+	require.NotEqual(t, string(document.Spec), text)
 	doc, err := spec.Parse([]byte(text))
 	require.NoError(t, err)
 

@@ -81,6 +81,9 @@ type chooser func(w http.ResponseWriter, r *http.Request, op spec.Operation, h h
 // opFacts is what every request of an operation needs from the spec, worked out at start.
 type opFacts struct {
 	op spec.Operation // Secured says whether the request needs a valid key
+	// pathNotFound says that a path parameter the spec refuses is answered 404 (unknownID):
+	// the operation documents a 404 and no 400.
+	pathNotFound bool
 	// deprecation holds the Deprecation and Sunset headers every answer of a deprecated
 	// operation carries (errors included) until it is gone.
 	deprecation map[string]string
@@ -92,7 +95,7 @@ func operationFacts(ops []spec.Operation) map[string]opFacts {
 	out := map[string]opFacts{}
 	for _, op := range ops {
 		if !op.Deprecated {
-			out[op.ID] = opFacts{op: op}
+			out[op.ID] = opFacts{op: op, pathNotFound: pathNotFound(op)}
 			continue
 		}
 		h := map[string]string{}
@@ -102,7 +105,7 @@ func operationFacts(ops []spec.Operation) map[string]opFacts {
 		if !op.Sunset.IsZero() {
 			h["Sunset"] = op.Sunset.UTC().Format(http.TimeFormat)
 		}
-		out[op.ID] = opFacts{op: op, deprecation: h}
+		out[op.ID] = opFacts{op: op, pathNotFound: pathNotFound(op), deprecation: h}
 	}
 	return out
 }
@@ -233,6 +236,10 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer putReplay(replay)
 		}
 		if err != nil {
+			var re *openapi3filter.RequestError
+			if f.pathNotFound && errors.As(err, &re) && re.Parameter != nil && re.Parameter.In == openapi3.ParameterInPath {
+				err = unknownID(params[re.Parameter.Name])
+			}
 			a.ew.writeError(w, r, err)
 			return
 		}

@@ -282,7 +282,7 @@ func (srv *Server) pactState(w http.ResponseWriter, r *http.Request) error {
 	case change.State == StateAnimalExists:
 		p, err := decodeNewPet(change.Params)
 		if err == nil {
-			err = validateNewPet(p, srv.facts.Statuses)
+			err = validateNewPet(p, srv.facts.Statuses, statusRequired(srv.facts))
 		}
 		if err != nil {
 			return invalid("%s: params: %v", StateAnimalExists, err)

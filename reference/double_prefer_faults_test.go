@@ -78,7 +78,7 @@ func listRetrying(c *http.Client, url string, wait func(time.Duration)) (int, er
 func TestPreferGatewayStatuses(t *testing.T) {
 	h := newTestServer(t, Config{Seed: seedOf(2), Double: Double{Scenarios: true, Journal: 10}})
 	for _, code := range []int{429, 503} {
-		w := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, "Authorization", authed,
+		w := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "Authorization", authed,
 			"Content-Type", "application/json", "Prefer", "code="+strconv.Itoa(code))
 		require.Equal(t, code, w.Code, w.Body)
 		assert.Equal(t, "1", w.Header().Get("Retry-After"))

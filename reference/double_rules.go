@@ -267,7 +267,7 @@ func (j *judge) judgeBody(s seen, where string, add func(string, string, ...any)
 	}
 	p, err := decodeNewPet(s.body)
 	if err == nil {
-		err = validateNewPet(p, j.facts.Statuses)
+		err = validateNewPet(p, j.facts.Statuses, statusRequired(j.facts))
 	}
 	if err != nil {
 		msg := err.Error()

@@ -141,8 +141,8 @@ func TestPreferCode(t *testing.T) {
 		wantCode           string
 	}{
 		"revoked key":            {"GET", "/v1/pets", "", "code=401", 401, CodeUnauthorized},
-		"chosen 400, no create":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, "code=400", 400, CodeInvalidRequest},
-		"success is the normal":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, "code=201", 201, ""},
+		"chosen 400, no create":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "code=400", 400, CodeInvalidRequest},
+		"success is the normal":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "code=201", 201, ""},
 		"not a number":           {"GET", "/v1/pets", "", "code=abc", 400, CodeInvalidRequest},
 		"other preferences":      {"GET", "/v1/pets", "", "return=minimal, respond-async", 200, ""},
 		"case and quotes":        {"GET", "/v1/pets/1", "", `Code="404"; x=1`, 404, CodeNotFound},
@@ -161,7 +161,7 @@ func TestPreferCode(t *testing.T) {
 		"a success chosen is echoed when it is the answer")
 	assert.Empty(t, call(t, h, "GET", "/v1/pets/99", "", "Prefer", "code=200").Header().Get("Preference-Applied"),
 		"and not when the answer is another")
-	assert.Equal(t, "code=201", call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201").Header().Get("Preference-Applied"))
+	assert.Equal(t, "code=201", call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "Prefer", "code=201").Header().Get("Preference-Applied"))
 	assert.Len(t, pets(t, call(t, h, "GET", "/v1/pets", "")), 3, "the seed and the two 201s: a chosen 400 created nothing")
 	assert.Equal(t, "Bearer", call(t, h, "GET", "/v1/pets", "", "Prefer", "code=401").Header().Get("WWW-Authenticate"))
 

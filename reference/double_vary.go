@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Varied answers (Config.Double.Vary, petstore serve --vary SEED): the server takes, per
@@ -113,12 +115,19 @@ var varyNames = []NewPet{
 	{Name: "🐈\u200d⬛ Noir", CategoryID: 2},
 }
 
-// seed returns the seed a varied server starts with: the given one, then varyNames.
-func (c VaryChoices) seed(given []NewPet) []NewPet {
+// seed returns the seed a varied server starts with: the given one, then varyNames (the one
+// without a status gets the spec's first value where the spec requires one).
+func (c VaryChoices) seed(given []NewPet, facts *spec.Facts) []NewPet {
 	if !c.Names {
 		return given
 	}
-	return append(append([]NewPet(nil), given...), varyNames...)
+	out := append(append([]NewPet(nil), given...), varyNames...)
+	for i := len(given); i < len(out) && statusRequired(facts); i++ {
+		if out[i].Status == "" {
+			out[i].Status = facts.Statuses[0]
+		}
+	}
+	return out
 }
 
 // idMap shows the store's ids to clients and back: public is a bijection from the store's

@@ -33,11 +33,11 @@ func ExampleNewServer() {
 		b, _ := io.ReadAll(resp.Body)
 		fmt.Printf("%s %s: %d %s", method, path, resp.StatusCode, b)
 	}
-	call("POST", "/v1/pets", `{"name":"Tom","categoryId":2}`)
+	call("POST", "/v1/pets", `{"name":"Tom","categoryId":2,"status":"pending"}`)
 	call("GET", "/v1/pets", "")
-	call("GET", "/v1/pets?limit=500", "")
+	call("GET", "/v1/pets?limit=0", "")
 	// Output:
-	// POST /v1/pets: 201 {"id":2,"name":"Tom","categoryId":2}
-	// GET /v1/pets: 200 [{"id":1,"name":"Rex","categoryId":1,"status":"available"},{"id":2,"name":"Tom","categoryId":2}]
-	// GET /v1/pets?limit=500: 400 {"code":"invalid_request","message":"parameter \"limit\" in query has an error: number must be at most 100","status":400}
+	// POST /v1/pets: 201 {"id":2,"name":"Tom","categoryId":2,"status":"pending"}
+	// GET /v1/pets: 200 [{"id":1,"name":"Rex","categoryId":1,"status":"available"},{"id":2,"name":"Tom","categoryId":2,"status":"pending"}]
+	// GET /v1/pets?limit=0: 400 {"code":"invalid_request","message":"parameter \"limit\" in query has an error: number must be at least 1","status":400}
 }

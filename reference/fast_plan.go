@@ -369,6 +369,10 @@ func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 		}
 	case sc.enum != nil:
 		pc.ok = func(v string) bool { return sc.enum[v] }
+	case sc.kind == kindString:
+		// A string of no other constraint: any value but the empty one, which kin-openapi
+		// may refuse.
+		pc.ok = func(v string) bool { return v != "" }
 	default:
 		return pc, false
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/internal/grownspec"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -45,7 +46,7 @@ func TestStoredEncodingIsEncodingJSON(t *testing.T) {
 
 // Validation changes nothing in what a valid request gets: same status, headers and bytes.
 func TestNoValidationAnswersTheSameBytes(t *testing.T) {
-	reqs := []req{get("/v1/pets"), get("/v1/pets?status=sold&limit=100"), get("/v1/pets?limit=1"),
+	reqs := []req{get("/v1/pets"), get("/v1/pets?status=sold&" + limitMax), get("/v1/pets?limit=1"),
 		get("/v1/pets/2"), get("/v1/pets/99"), post(`{"name":"Rex <3","categoryId":4,"status":"sold"}`),
 		{method: "GET", path: "/v1/pets"}}
 	on := newTestServer(t, Config{Seed: seedOf(30)})
@@ -76,9 +77,9 @@ func TestPlansForTheSpec(t *testing.T) {
 }
 
 // The request shortcut accepts only what ValidateRequest accepts, and accepts the usual
-// requests (else it would be no shortcut).
+// requests (else it would be no shortcut); with a plain string parameter too (listPets' name).
 func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
-	doc := spec.MustLoad()
+	doc := grown(t, grownspec.NameFilter)
 	rdoc := *doc
 	rdoc.Servers = openapi3.Servers{{URL: "/v1/"}}
 	router, err := gorillamux.NewRouter(&rdoc)
@@ -89,12 +90,12 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 	require.NoError(t, err)
 	opts := &openapi3filter.Options{AuthenticationFunc: keys.authenticate, SkipSettingDefaults: true}
 
-	values := []string{"", "0", "1", "20", "100", "101", "-1", "-0", "01", "+5", "1.0", "1e1", " 5", "5 ",
+	values := []string{"", "0", "1", "20", "100", "101", maxLimit, aboveMax, "-1", "-0", "01", "+5", "1.0", "1e1", " 5", "5 ",
 		"0x10", "１", "9007199254740993", "9223372036854775807", "9223372036854775808", "99999999999999999",
 		"sold", "SOLD", "available", "lost", "sold%20", "%73old"}
 	var paths []string
 	for _, v := range values {
-		paths = append(paths, "/v1/pets?limit="+v, "/v1/pets?status="+v, "/v1/pets?limit=5&status="+v,
+		paths = append(paths, "/v1/pets?limit="+v, "/v1/pets?status="+v, "/v1/pets?limit=5&status="+v, "/v1/pets?name="+v,
 			"/v1/pets?limit="+v+"&limit="+v, "/v1/pets/"+v)
 	}
 	shortcuts := 0
@@ -120,7 +121,7 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 			assert.Equal(t, authed, auth, "%s: the shortcut needs the key", path)
 		}
 	}
-	for _, path := range []string{"/v1/pets", "/v1/pets?limit=100&status=sold", "/v1/pets/7", "/v1/pets?page=2"} {
+	for _, path := range []string{"/v1/pets", "/v1/pets?" + limitMax + "&status=sold", "/v1/pets/7", "/v1/pets?page=2", "/v1/pets?name=Rex"} {
 		r, err := http.NewRequest("GET", path, nil)
 		require.NoError(t, err)
 		r.Header.Set("Authorization", authed)
@@ -159,23 +160,23 @@ func TestInvalidPetIsNeverStored(t *testing.T) {
 	doc.Components.Schemas["Pet"].Value.Properties["name"].Value.MaxLength = &three
 
 	var log bytes.Buffer
-	h := newTestServer(t, Config{Spec: doc, Seed: []NewPet{{Name: "Tom", CategoryID: 1}}, Log: &log})
-	w := do(t, h, post(`{"name":"Rexxx","categoryId":1}`))
+	h := newTestServer(t, Config{Spec: doc, Seed: []NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}}, Log: &log})
+	w := do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`))
 	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
 	assert.Equal(t, CodeInternal, errorBody(t, w).Code)
 	assert.Contains(t, log.String(), "response violates the spec")
 	assert.Equal(t, http.StatusNotFound, do(t, h, get("/v1/pets/2")).Code)
-	assert.Equal(t, []Pet{{ID: 1, Name: "Tom", CategoryID: 1}}, pets(t, do(t, h, get("/v1/pets"))))
-	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rex","categoryId":1}`)).Code)
+	assert.Equal(t, []Pet{{ID: 1, Name: "Tom", CategoryID: 1, Status: "available"}}, pets(t, do(t, h, get("/v1/pets"))))
+	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rex","categoryId":1,"status":"available"}`)).Code)
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 2)
 
-	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}, Seed: []NewPet{{Name: "Tom", CategoryID: 1}, {Name: "Rexxx", CategoryID: 1}}})
+	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}, Seed: []NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}, {Name: "Rexxx", CategoryID: 1, Status: "available"}}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "entry 1")
 
 	log.Reset()
 	h = newTestServer(t, Config{Spec: doc, Lenient: true, Log: &log})
-	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rexxx","categoryId":1}`)).Code)
+	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`)).Code)
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 1)
 	assert.Equal(t, 2, strings.Count(log.String(), "response violates the spec"), log.String())
 }

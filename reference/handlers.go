@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -19,14 +20,16 @@ import (
 
 // server holds what the handlers share; everything the spec says comes from its facts.
 type server struct {
-	store      *store
-	ew         *errorWriter
-	now        func() time.Time
-	base       string
-	statuses   []string
-	limit      spec.IntBounds
-	getPet     spec.Operation
-	createBody openapi3.Content
+	store    *store
+	ew       *errorWriter
+	now      func() time.Time
+	base     string
+	statuses []string
+	// statusRequired says whether the spec's NewPet requires a status.
+	statusRequired bool
+	limit          spec.IntBounds
+	getPet         spec.Operation
+	createBody     openapi3.Content
 	// petPath is the base path and getPet's path up to its parameter: the Location of a
 	// created animal is petPath and its id.
 	petPath string
@@ -40,7 +43,7 @@ type server struct {
 // maxPets animals that holds seed. check, when not nil, validates each animal's encoding
 // as it is stored (store.check).
 func newServerState(facts *spec.Facts, now func() time.Time, maxPets int, seed []NewPet, check func([]byte) error) (*server, error) {
-	s := &server{now: now, base: facts.BasePath, statuses: facts.Statuses, limit: facts.Limit, decode: decodeNewPet}
+	s := &server{now: now, base: facts.BasePath, statuses: facts.Statuses, statusRequired: statusRequired(facts), limit: facts.Limit, decode: decodeNewPet}
 	s.getPet = facts.ByID[spec.OpGet]
 	path, ok := strings.CutSuffix(s.getPet.Path, "{petId}")
 	if !ok || strings.Contains(path, "{") {
@@ -51,8 +54,8 @@ func newServerState(facts *spec.Facts, now func() time.Time, maxPets int, seed [
 		s.createBody = rb.Value.Content
 	}
 	for i, p := range seed {
-		if err := validateNewPet(p, s.statuses); err != nil {
-			return nil, fmt.Errorf("reference: seed entry %d: %s", i, err.(*Error).Message)
+		if err := validateNewPet(p, s.statuses, s.statusRequired); err != nil {
+			return nil, fmt.Errorf("reference: seed %w", &SeedError{Entry: i, Name: p.Name, Err: errors.New(err.(*Error).Message)})
 		}
 	}
 	if len(s.statuses) > math.MaxUint8 {
@@ -147,7 +150,7 @@ func (s *server) handleCreatePet() http.Handler {
 		}
 		p, err := s.decode(body)
 		if err == nil {
-			err = validateNewPet(p, s.statuses)
+			err = validateNewPet(p, s.statuses, s.statusRequired)
 		}
 		if err != nil {
 			s.ew.writeError(w, r, err)
@@ -167,13 +170,14 @@ func (s *server) handleCreatePet() http.Handler {
 
 func (s *server) handleGetPet() http.Handler {
 	op := s.getPet // its Deprecation and Sunset headers are set by the api (api.go) on every answer
+	idOf := pathID(op, "petId")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if op.Gone(s.now()) {
 			s.ew.writeError(w, r, notFound("%s %s was removed on %s; use %s",
 				op.Method, s.base+op.Path, op.Sunset.Format(time.DateOnly), replacement(op)))
 			return
 		}
-		id, err := pathID(r, "petId")
+		id, err := idOf(r)
 		if err != nil {
 			s.ew.writeError(w, r, err)
 			return

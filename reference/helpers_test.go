@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,9 +105,61 @@ func pets(t testing.TB, w *httptest.ResponseRecorder) []Pet {
 	return out
 }
 
-// seedOf returns n animals cycling through the statuses, every fourth with none.
+// shipped are the facts of the embedded spec. Tests read the limit and whether a status is
+// required from them rather than repeat them, so that an edit of the spec fails only the
+// tests about what it changed.
+var shipped = func() *spec.Facts {
+	f, err := spec.ReadFacts(spec.MustLoad())
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
+// maxLimit is the spec's maximum of listPets' limit, and limitMax the query parameter that
+// asks for it.
+var (
+	maxLimit = strconv.FormatInt(shipped.Limit.Max, 10)
+	limitMax = "limit=" + maxLimit
+	// aboveMax is one past the maximum.
+	aboveMax = strconv.FormatInt(shipped.Limit.Max+1, 10)
+)
+
+// unusedMethod is a method no operation of the spec has, for the tests of 405.
+var unusedMethod = func() string {
+	for _, m := range []string{http.MethodDelete, http.MethodPut, http.MethodPatch} {
+		if !slices.ContainsFunc(shipped.Ops, func(o spec.Operation) bool { return o.Method == m }) {
+			return m
+		}
+	}
+	panic("the spec has DELETE, PUT and PATCH operations: the tests of 405 need a method it has not")
+}()
+
+// allowHeader is the Allow header of a path of the spec ("/pets/{petId}"): its methods, sorted.
+func allowHeader(path string) string {
+	var ms []string
+	for _, o := range shipped.Ops {
+		if o.Path == path {
+			ms = append(ms, o.Method)
+		}
+	}
+	slices.Sort(ms)
+	return strings.Join(ms, ", ")
+}
+
+// someStatuses are the statuses seeds and loads cycle through: three values and none (one of
+// them again when the spec requires a status).
+var someStatuses = func() []string {
+	s := []string{"available", "pending", "sold", ""}
+	if statusRequired(shipped) {
+		s[3] = s[0]
+	}
+	return s
+}()
+
+// seedOf returns n animals cycling through someStatuses.
 func seedOf(n int) []NewPet {
-	statuses := []string{"available", "pending", "sold", ""}
+	statuses := someStatuses
 	out := make([]NewPet, n)
 	for i := range out {
 		out[i] = NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: statuses[i%4]}

@@ -14,12 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var loadStatuses = []string{"available", "pending", "sold", ""}
-
 // loadPet is the animal a writer creates; its name says which, so a reader can check any
 // animal it sees against what was sent without sharing state with the writers.
 func loadPet(worker, i int) NewPet {
-	return NewPet{Name: fmt.Sprintf("w%d-%d", worker, i), CategoryID: int64(worker*1000 + i), Status: loadStatuses[i%4]}
+	return NewPet{Name: fmt.Sprintf("w%d-%d", worker, i), CategoryID: int64(worker*1000 + i), Status: someStatuses[i%4]}
 }
 
 // checkLoadPet reports what is wrong with an animal a reader saw, or "".
@@ -73,8 +71,8 @@ func TestLoadCreateAndList(t *testing.T) {
 					return
 				default:
 				}
-				path := "/v1/pets?limit=100"
-				if s := loadStatuses[(r+n)%4]; s != "" {
+				path := "/v1/pets?" + limitMax
+				if s := someStatuses[(r+n)%4]; s != "" {
 					path += "&status=" + s
 				}
 				rec := serve(h, newRequest(t, "GET", path, nil))

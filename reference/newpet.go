@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Pet is an animal as the store keeps it and as the interface returns it.
@@ -80,8 +82,9 @@ func decodeNewPet(data []byte) (NewPet, error) {
 	return p, nil
 }
 
-// validateNewPet applies the value rules: name length and characters, status among values.
-func validateNewPet(p NewPet, statusValues []string) error {
+// validateNewPet applies the value rules: name length and characters, status among values,
+// and present when the spec requires it (statusRequired).
+func validateNewPet(p NewPet, statusValues []string, statusRequired bool) error {
 	n := utf8.RuneCountInString(p.Name)
 	if n < nameMinRunes || n > nameMaxRunes {
 		return invalid("name must be %d to %d characters long, got %d", nameMinRunes, nameMaxRunes, n)
@@ -94,8 +97,15 @@ func validateNewPet(p NewPet, statusValues []string) error {
 	if p.Status != "" && !slices.Contains(statusValues, p.Status) {
 		return invalid("status must be one of %v, got %q", statusValues, p.Status)
 	}
+	if p.Status == "" && statusRequired {
+		return invalid("property %q is missing: the spec's NewPet requires it", "status")
+	}
 	return nil
 }
+
+// statusRequired says whether the spec's NewPet requires a status (name and categoryId
+// decodeNewPet requires itself).
+func statusRequired(f *spec.Facts) bool { return spec.IsRequired(f.NewPet, "status") }
 
 func jsonString(raw json.RawMessage, dst *string) error {
 	if len(raw) == 0 || raw[0] != '"' {

@@ -15,9 +15,9 @@ import (
 // answers loosened where the document leaves them open; chosen answers are left out.
 func TestAdminPact(t *testing.T) {
 	h := newTestServer(t, Config{AdminKey: adminKey, Seed: seedOf(3), Double: Double{Journal: 100, Scenarios: true}})
-	call(t, h, "GET", "/v1/pets?status=available&limit=100", "")
-	call(t, h, "GET", "/v1/pets?status=available&limit=100", "")
-	created := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":7}`)
+	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
+	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
+	created := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":7,"status":"available"}`)
 	require.Equal(t, http.StatusCreated, created.Code)
 	call(t, h, "GET", "/v1/pets/999", "")
 	call(t, h, "GET", "/v1/pets", "", "Prefer", "code=401") // chosen: not the provider's to keep
@@ -34,15 +34,15 @@ func TestAdminPact(t *testing.T) {
 	require.Len(t, p.Interactions, 4)
 
 	list := p.Interactions[0]
-	assert.Equal(t, map[string][]string{"status": {"available"}, "limit": {"100"}}, list.Request.Query)
+	assert.Equal(t, map[string][]string{"status": {"available"}, "limit": {maxLimit}}, list.Request.Query)
 	assert.Equal(t, "Bearer "+pact.KeyPlaceholder, pact.Header(list.Request.Headers, "Authorization"))
 	rules := list.Response.Rules["body"]
-	assert.Equal(t, 100, *rules["$"].Matchers[0].Max, "at most the limit, in any order")
+	assert.Equal(t, int(shipped.Limit.Max), *rules["$"].Matchers[0].Max, "at most the limit, in any order")
 	assert.Equal(t, "^(available)$", rules["$[*].status"].Matchers[0].Regex, "only the filtered status")
 	assert.Equal(t, "integer", rules["$[*].id"].Matchers[0].Match, "any id")
 
 	create := p.Interactions[1]
-	assert.JSONEq(t, `{"name":"Rex","categoryId":7,"id":1}`, string(create.Response.Body), "what was sent, and an id")
+	assert.JSONEq(t, `{"name":"Rex","categoryId":7,"status":"available","id":1}`, string(create.Response.Body), "what was sent, and an id")
 	assert.Equal(t, "integer", create.Response.Rules["body"]["$.id"].Matchers[0].Match)
 
 	missing := p.Interactions[2]

@@ -38,7 +38,7 @@ func TestResetUnderLoad(t *testing.T) {
 				case 1:
 					r = newRequest(t, "GET", fmt.Sprintf("/v1/pets/%d", 1+i%40), nil)
 				default:
-					r = newRequest(t, "GET", "/v1/pets?limit=100&status=sold", nil)
+					r = newRequest(t, "GET", "/v1/pets?"+limitMax+"&status=sold", nil)
 				}
 				rec := serve(h, r)
 				if !assert.Less(t, rec.Code, 500, "%s %s: %s", r.Method, r.URL, rec.Body) {
@@ -71,7 +71,7 @@ func TestResetUnderLoad(t *testing.T) {
 	wg.Wait()
 	reset()
 	var pets []Pet
-	require.NoError(t, json.Unmarshal(serve(h, newRequest(t, "GET", "/v1/pets?limit=100", nil)).Body.Bytes(), &pets))
+	require.NoError(t, json.Unmarshal(serve(h, newRequest(t, "GET", "/v1/pets?"+limitMax, nil)).Body.Bytes(), &pets))
 	require.Len(t, pets, len(seed))
 	for i, p := range pets {
 		assert.Equal(t, int64(i+1), p.ID)
@@ -86,7 +86,7 @@ func TestResetNeverReusesIDs(t *testing.T) {
 	const admin = "admin-key-for-reset"
 	h := newTestServer(t, Config{AdminKey: admin, Seed: seedOf(2)})
 	create := func() Pet {
-		w := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":"Rex","categoryId":1}`)))
+		w := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":"Rex","categoryId":1,"status":"available"}`)))
 		require.Equal(t, http.StatusCreated, w.Code, "body: %s", w.Body)
 		var p Pet
 		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))

@@ -24,7 +24,7 @@ var hostileCases = []struct {
 }{
 	// Bodies over the cap, announced or not (chunked bodies are in TestBodyLimit).
 	{"413 over a configured cap", 100, post(`{"name":"` + strings.Repeat("x", 100) + `","categoryId":1}`), 413, CodePayloadTooLarge},
-	{"201 at a configured cap", 100, post(`{"name":"` + strings.Repeat("x", 100-len(`{"name":"","categoryId":1}`)) + `","categoryId":1}`), 201, ""},
+	{"201 at a configured cap", 100, post(`{"name":"` + strings.Repeat("x", 100-len(`{"name":"","categoryId":1,"status":"available"}`)) + `","categoryId":1,"status":"available"}`), 201, ""},
 	{"413 on GET too", 10, req{method: "GET", path: "/v1/pets", auth: authed, body: strings.Repeat("x", 11)}, 413, CodePayloadTooLarge},
 
 	// Content types other than application/json.
@@ -34,7 +34,7 @@ var hostileCases = []struct {
 	{"415 json suffix", 0, postAs("application/merge-patch+json", `{"name":"Rex","categoryId":1}`), 415, CodeUnsupportedMediaType},
 	{"415 json prefix", 0, postAs("application/jsonx", `{"name":"Rex","categoryId":1}`), 415, CodeUnsupportedMediaType},
 	{"415 unparsable", 0, postAs(";;;", `{"name":"Rex","categoryId":1}`), 415, CodeUnsupportedMediaType},
-	{"201 upper-case media type", 0, postAs("Application/JSON", `{"name":"Rex","categoryId":1}`), 201, ""},
+	{"201 upper-case media type", 0, postAs("Application/JSON", `{"name":"Rex","categoryId":1,"status":"available"}`), 201, ""},
 
 	// JSON that is not a NewPet.
 	{"400 truncated in a string", 0, post(`{"name":"Re`), 400, CodeInvalidRequest},
@@ -59,7 +59,7 @@ var hostileCases = []struct {
 	{"400 encoded surrogate", 0, post("{\"name\":\"\xed\xa0\x80\",\"categoryId\":1}"), 400, CodeInvalidRequest},
 	{"400 overlong encoding", 0, post("{\"name\":\"\xc0\xaf\",\"categoryId\":1}"), 400, CodeInvalidRequest},
 	{"400 UTF-16", 0, post("{\x00\"\x00n\x00\"\x00}\x00"), 400, CodeInvalidRequest},
-	{"201 escaped non-ASCII", 0, post(`{"name":"Caf\u00e9 🐈","categoryId":1}`), 201, ""},
+	{"201 escaped non-ASCII", 0, post(`{"name":"Caf\u00e9 🐈","categoryId":1,"status":"available"}`), 201, ""},
 
 	// Duplicate keys, at the top and further down.
 	{"400 duplicate categoryId", 0, post(`{"name":"Rex","categoryId":1,"categoryId":2}`), 400, CodeInvalidRequest},
@@ -68,7 +68,7 @@ var hostileCases = []struct {
 	{"400 duplicate by escape", 0, post(`{"name":"Rex","categoryId":1,"na\u006de":"Tom"}`), 400, CodeInvalidRequest},
 
 	// int64 fields.
-	{"201 categoryId max int64", 0, post(`{"name":"Rex","categoryId":9223372036854775807}`), 201, ""},
+	{"201 categoryId max int64", 0, post(`{"name":"Rex","categoryId":9223372036854775807,"status":"available"}`), 201, ""},
 	{"400 categoryId below min int64", 0, post(`{"name":"Rex","categoryId":-9223372036854775809}`), 400, CodeInvalidRequest},
 	{"400 categoryId 1e19", 0, post(`{"name":"Rex","categoryId":1e19}`), 400, CodeInvalidRequest},
 	{"400 categoryId 1e400", 0, post(`{"name":"Rex","categoryId":1e400}`), 400, CodeInvalidRequest},
@@ -81,7 +81,7 @@ var hostileCases = []struct {
 	{"400 categoryId hex", 0, post(`{"name":"Rex","categoryId":0x10}`), 400, CodeInvalidRequest},
 	{"400 categoryId leading zero", 0, post(`{"name":"Rex","categoryId":01}`), 400, CodeInvalidRequest},
 	{"400 categoryId NaN", 0, post(`{"name":"Rex","categoryId":NaN}`), 400, CodeInvalidRequest},
-	{"201 categoryId 1.0", 0, post(`{"name":"Rex","categoryId":1.0}`), 201, ""},
+	{"201 categoryId 1.0", 0, post(`{"name":"Rex","categoryId":1.0,"status":"available"}`), 201, ""},
 
 	// petId in the path.
 	{"400 petId beyond int64", 0, get("/v1/pets/99999999999999999999999999"), 400, CodeInvalidRequest},
@@ -121,7 +121,7 @@ var hostileCases = []struct {
 	{"405 TRACE", 0, req{method: "TRACE", path: "/v1/pets/1", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 invented method", 0, req{method: "BREW", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 lower-case get", 0, req{method: "get", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
-	{"405 without a key", 0, req{method: "DELETE", path: "/v1/pets/1"}, 405, CodeMethodNotAllowed},
+	{"405 without a key", 0, req{method: unusedMethod, path: "/v1/pets/1"}, 405, CodeMethodNotAllowed},
 	{"405 POST /healthz", 0, req{method: "POST", path: "/healthz"}, 405, CodeMethodNotAllowed},
 }
 
@@ -173,7 +173,7 @@ func TestLongValuesAreCutInMessages(t *testing.T) {
 func TestNameBytesSurvive(t *testing.T) {
 	h := newTestServer(t, Config{})
 	name := "Ünïcödé 🐕 \u2028 \\ \" </script>"
-	w := do(t, h, post(`{"name":`+jsonQuote(name)+`,"categoryId":1}`))
+	w := do(t, h, post(`{"name":`+jsonQuote(name)+`,"categoryId":1,"status":"available"}`))
 	require.Equal(t, http.StatusCreated, w.Code, "body: %s", w.Body)
 	got := pets(t, do(t, h, get("/v1/pets")))
 	require.Len(t, got, 1)

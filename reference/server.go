@@ -74,6 +74,7 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	if err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
+	cfg.Seed = ChooseVariations(cfg.Double.Vary).seed(cfg.Seed, facts)
 	s, a, err := newFastReference(facts, cfg, keys, logger, patch)
 	if err != nil {
 		return nil, err
@@ -107,7 +108,6 @@ func (cfg *Config) complete() error {
 	if err := checkDouble(&cfg.Double); err != nil {
 		return err
 	}
-	cfg.Seed = ChooseVariations(cfg.Double.Vary).seed(cfg.Seed)
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}

@@ -11,6 +11,19 @@ import (
 
 const jsonCT = "application/json"
 
+// withoutStatus is the answer to a createPet body without a status: 201, or 400 when the
+// spec requires one.
+var withoutStatus = func() (w struct {
+	status int
+	code   string
+}) {
+	w.status = http.StatusCreated
+	if statusRequired(shipped) {
+		w.status, w.code = http.StatusBadRequest, CodeInvalidRequest
+	}
+	return w
+}()
+
 // responseCases covers every row of the interface document's response tables (4.1, 4.2,
 // 4.3, 5, 7) and the reference server's answers where the document is silent.
 var responseCases = []struct {
@@ -24,7 +37,7 @@ var responseCases = []struct {
 	{"4.1 200 limit and status", get("/v1/pets?limit=5&status=sold"), 200, ""},
 	{"4.1 401 no key", req{method: "GET", path: "/v1/pets"}, 401, CodeUnauthorized},
 	{"silent: limit 0", get("/v1/pets?limit=0"), 400, CodeInvalidRequest},
-	{"silent: limit 101", get("/v1/pets?limit=101"), 400, CodeInvalidRequest},
+	{"silent: limit one past the maximum", get("/v1/pets?limit=" + aboveMax), 400, CodeInvalidRequest},
 	{"silent: limit not an integer", get("/v1/pets?limit=ten"), 400, CodeInvalidRequest},
 	{"silent: limit 1.5", get("/v1/pets?limit=1.5"), 400, CodeInvalidRequest},
 	{"silent: limit empty", get("/v1/pets?limit="), 400, CodeInvalidRequest},
@@ -35,10 +48,10 @@ var responseCases = []struct {
 
 	// 4.2 Add an animal
 	{"4.2 201", post(`{"name":"Rex","categoryId":1,"status":"available"}`), 201, ""},
-	{"4.2 201 without status", post(`{"name":"Rex","categoryId":1}`), 201, ""},
-	{"4.2 201 charset parameter", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "application/json; charset=utf-8", body: `{"name":"Rex","categoryId":1}`}, 201, ""},
-	{"silent: unknown field ignored", post(`{"name":"Rex","categoryId":1,"colour":"red"}`), 201, ""},
-	{"silent: categoryId negative", post(`{"name":"Rex","categoryId":-9223372036854775808}`), 201, ""},
+	{"4.2 201 without status (400 where the spec requires one)", post(`{"name":"Rex","categoryId":1}`), withoutStatus.status, withoutStatus.code},
+	{"4.2 201 charset parameter", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "application/json; charset=utf-8", body: `{"name":"Rex","categoryId":1,"status":"available"}`}, 201, ""},
+	{"silent: unknown field ignored", post(`{"name":"Rex","categoryId":1,"status":"available","colour":"red"}`), 201, ""},
+	{"silent: categoryId negative", post(`{"name":"Rex","categoryId":-9223372036854775808,"status":"available"}`), 201, ""},
 	{"4.2 400 no body", req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT}, 400, CodeInvalidRequest},
 	{"4.2 400 name missing", post(`{"categoryId":1}`), 400, CodeInvalidRequest},
 	{"4.2 400 categoryId missing", post(`{"name":"Rex"}`), 400, CodeInvalidRequest},
@@ -53,7 +66,7 @@ var responseCases = []struct {
 	{"silent: duplicate key", post(`{"name":"Rex","categoryId":1,"name":"Tom"}`), 400, CodeInvalidRequest},
 	{"silent: empty name", post(`{"name":"","categoryId":1}`), 400, CodeInvalidRequest},
 	{"silent: name of 201 characters", post(`{"name":"` + strings.Repeat("é", 201) + `","categoryId":1}`), 400, CodeInvalidRequest},
-	{"silent: name of 200 characters", post(`{"name":"` + strings.Repeat("é", 200) + `","categoryId":1}`), 201, ""},
+	{"silent: name of 200 characters", post(`{"name":"` + strings.Repeat("é", 200) + `","categoryId":1,"status":"available"}`), 201, ""},
 	{"silent: control character in name", post(`{"name":"Rex\u0007","categoryId":1}`), 400, CodeInvalidRequest},
 	{"4.2 401 no key", req{method: "POST", path: "/v1/pets", contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}, 401, CodeUnauthorized},
 	{"silent: 415 text/plain", req{method: "POST", path: "/v1/pets", auth: authed, contentType: "text/plain", body: `{"name":"Rex","categoryId":1}`}, 415, CodeUnsupportedMediaType},
@@ -85,7 +98,7 @@ var responseCases = []struct {
 	{"404 unknown path", get("/v1/cats"), 404, CodeNotFound},
 	{"404 outside the base path", get("/pets"), 404, CodeNotFound},
 	{"404 trailing slash", get("/v1/pets/"), 404, CodeNotFound},
-	{"405 DELETE /pets", req{method: "DELETE", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
+	{"405 a method no operation has", req{method: unusedMethod, path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 PUT /pets/{petId}", req{method: "PUT", path: "/v1/pets/1", auth: authed}, 405, CodeMethodNotAllowed},
 }
 
@@ -128,8 +141,8 @@ func TestResponses(t *testing.T) {
 
 func TestMethodNotAllowedListsSpecMethods(t *testing.T) {
 	h := newTestServer(t, Config{})
-	for path, allow := range map[string]string{"/v1/pets": "GET, POST", "/v1/pets/1": "GET"} {
-		w := do(t, h, req{method: "PATCH", path: path, auth: authed})
+	for path, allow := range map[string]string{"/v1/pets": allowHeader("/pets"), "/v1/pets/1": allowHeader("/pets/{petId}")} {
+		w := do(t, h, req{method: unusedMethod, path: path, auth: authed})
 		assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
 		assert.Equal(t, allow, w.Header().Get("Allow"), path)
 	}
@@ -152,7 +165,7 @@ func TestBodyLimit(t *testing.T) {
 
 func TestStoreFull(t *testing.T) {
 	h := newTestServer(t, Config{Seed: seedOf(2), MaxPets: 2})
-	w := do(t, h, req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`})
+	w := do(t, h, req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"available"}`})
 	assert.Equal(t, http.StatusInsufficientStorage, w.Code)
 	assert.Equal(t, CodeStoreFull, errorBody(t, w).Code)
 }

@@ -418,7 +418,7 @@ func (s *store) reset(seed []NewPet) error {
 		if s.check != nil {
 			buf = s.appendPetJSON(buf[:0], int64(i)+1, rec)
 			if err := s.check(buf); err != nil {
-				return &seedError{entry: i, err: err}
+				return &SeedError{Entry: i, Name: p.Name, Err: err}
 			}
 		}
 		c.put(rec)
@@ -516,11 +516,15 @@ func (s *store) replace(dst []byte, id int64, p NewPet) ([]byte, bool, error) {
 	return dst, true, nil
 }
 
-// seedError says which seed entry the spec refuses.
-type seedError struct {
-	entry int
-	err   error
+// SeedError says which animal of the seed the server refuses, and why: a seed animal is held
+// to the spec as a createPet body is.
+type SeedError struct {
+	Entry int    // its position in the seed, from 0
+	Name  string // its name
+	Err   error
 }
 
-func (e *seedError) Error() string { return "entry " + strconv.Itoa(e.entry) + ": " + e.err.Error() }
-func (e *seedError) Unwrap() error { return e.err }
+func (e *SeedError) Error() string {
+	return "entry " + strconv.Itoa(e.Entry) + " (" + strconv.Quote(e.Name) + "): " + e.Err.Error()
+}
+func (e *SeedError) Unwrap() error { return e.Err }

@@ -36,7 +36,7 @@ func TestConcurrentCreates(t *testing.T) {
 					ids <- p.ID
 				}
 				// Reads run alongside the writes.
-				serve(h, newRequest(t, "GET", "/v1/pets?status=sold&limit=100", nil))
+				serve(h, newRequest(t, "GET", "/v1/pets?status=sold&"+limitMax, nil))
 			}
 		}()
 	}

@@ -18,19 +18,13 @@ import (
 
 // Every operation of the spec has a handler and every handler an operation.
 func TestHandlersMatchSpecOperations(t *testing.T) {
-	ops, err := spec.Operations(spec.MustLoad())
-	require.NoError(t, err)
-	var inSpec []string
-	for _, op := range ops {
-		inSpec = append(inSpec, op.ID)
-	}
 	var handled []string
 	for id := range (&server{}).routes() {
 		handled = append(handled, id)
+		assert.Contains(t, shipped.ByID, id, "a hand-written handler for an operation the spec lacks")
 	}
-	sort.Strings(inSpec)
 	sort.Strings(handled)
-	assert.Equal(t, inSpec, handled)
+	assert.Equal(t, []string{spec.OpCreate, spec.OpGet, spec.OpList}, handled, "the documented operations are hand-written; others are served by their shape")
 }
 
 // A spec without an operation the server handles is refused at start.
@@ -119,7 +113,7 @@ func TestAccessLogNeverHasAuthorization(t *testing.T) {
 	for _, rq := range []req{
 		{method: "GET", path: "/v1/pets", auth: secret},
 		{method: "GET", path: "/v1/pets", auth: "Bearer wrong-secret-key"},
-		{method: "POST", path: "/v1/pets", auth: secret, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`},
+		{method: "POST", path: "/v1/pets", auth: secret, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"available"}`},
 	} {
 		do(t, h, rq)
 	}
@@ -231,7 +225,7 @@ func operationIDs(t *testing.T, doc *openapi3.T) []string {
 
 func TestAdminReset(t *testing.T) {
 	seed := seedOf(3)
-	create := req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1}`}
+	create := req{method: "POST", path: "/v1/pets", auth: authed, contentType: jsonCT, body: `{"name":"Rex","categoryId":1,"status":"available"}`}
 	reset := func(auth string) req { return req{method: "POST", path: "/_admin/reset", auth: auth} }
 
 	h := newTestServer(t, Config{Seed: seed})

@@ -19,8 +19,19 @@ func TestLoadIsValidAndShared(t *testing.T) {
 	assert.Equal(t, "1.0.0", a.Info.Version, "interface section 9.1")
 }
 
+// documentSpec is internal/document/spec.yaml (document.Spec, which this package's tests
+// cannot import), the spec as the interface document fixes it: the readers' tests below read
+// known values from it, whatever spec/openapi.yaml says (internal/document's tests compare
+// that one with the document).
+func documentSpec(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := LoadFile("../internal/document/spec.yaml")
+	require.NoError(t, err)
+	return doc
+}
+
 func TestOperationsFollowTheInterfaceDocument(t *testing.T) {
-	ops, err := Operations(MustLoad())
+	ops, err := Operations(documentSpec(t))
 	require.NoError(t, err)
 	type want struct {
 		method, path string
@@ -47,18 +58,18 @@ func TestOperationsFollowTheInterfaceDocument(t *testing.T) {
 		assert.Equal(t, []string{"animals"}, o.Op.Tags, o.ID)
 		assert.Empty(t, o.Stability, "%s: no operation is marked (9.4)", o.ID)
 	}
-	get, err := FindOperation(MustLoad(), "getPet")
+	get, err := FindOperation(documentSpec(t), "getPet")
 	require.NoError(t, err)
 	assert.Equal(t, time.Date(2030, 12, 5, 0, 0, 0, 0, time.UTC), get.Sunset, "section 4.3 / 9.3")
 	assert.Equal(t, "listPets", get.ReplacedBy)
 	assert.False(t, get.Gone(get.Sunset.Add(-time.Second)))
 	assert.True(t, get.Gone(get.Sunset))
-	_, err = FindOperation(MustLoad(), "deletePet")
+	_, err = FindOperation(documentSpec(t), "deletePet")
 	assert.Error(t, err)
 }
 
 func TestValuesReadFromTheDocument(t *testing.T) {
-	doc := MustLoad()
+	doc := documentSpec(t)
 	b, err := QueryInt(doc, "listPets", "limit")
 	require.NoError(t, err)
 	assert.Equal(t, IntBounds{Min: 1, Max: 100, Default: 20, HasMin: true, HasMax: true, HasDefault: true}, b, "section 8")
@@ -81,7 +92,7 @@ func TestValuesReadFromTheDocument(t *testing.T) {
 }
 
 func TestSchemasFollowTheInterfaceDocument(t *testing.T) {
-	doc := MustLoad()
+	doc := documentSpec(t)
 	required := map[string][]string{
 		"NewPet": {"name", "categoryId"},
 		"Pet":    {"id", "name", "categoryId"},

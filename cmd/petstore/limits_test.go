@@ -181,7 +181,7 @@ func waitFor(t *testing.T, s *started, want string) {
 // completes with its 201, and run returns nil (exit 0).
 func TestSIGTERMLetsRequestsInFlightFinish(t *testing.T) {
 	s := start(t, nil, "--api-key", "k")
-	body := `{"name":"Rex","categoryId":1}`
+	body := `{"name":"Rex","categoryId":1,"status":"available"}`
 	c, r := inFlight(t, s, body)
 
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
@@ -210,7 +210,7 @@ func TestSIGTERMLetsRequestsInFlightFinish(t *testing.T) {
 // closed and run reports it (exit 1) instead of waiting for ever.
 func TestShutdownTimeoutClosesConnections(t *testing.T) {
 	s := start(t, nil, "--api-key", "k", "--shutdown-timeout", "200ms")
-	c, _ := inFlight(t, s, `{"name":"Rex","categoryId":1}`) // the body never comes
+	c, _ := inFlight(t, s, `{"name":"Rex","categoryId":1,"status":"available"}`) // the body never comes
 	s.stop()
 	select {
 	case err := <-s.done:

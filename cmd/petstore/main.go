@@ -177,6 +177,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	srv, err := reference.New(cfg)
 	if err != nil {
+		if se := (*reference.SeedError)(nil); errors.As(err, &se) {
+			return cli.Usagef("petstore: seed %s: %v", o.seed, se)
+		}
 		return cli.Usagef("petstore: %v", err)
 	}
 	// The store keeps the seed as its own records: the decoded file is garbage now, and so is

@@ -57,7 +57,10 @@ func start(t *testing.T, env map[string]string, args ...string) *started {
 		}
 		_, _ = io.Copy(io.Discard, pr)
 	}()
-	require.Len(t, s.lines, 2, "start-up lines")
+	if len(s.lines) < 2 {
+		cancel()
+		require.FailNow(t, "petstore serve did not start", "%v", <-s.done)
+	}
 	_, url, ok := strings.Cut(s.lines[0], "serving ")
 	require.True(t, ok, s.lines[0])
 	s.baseURL, _, _ = strings.Cut(url, " ")
@@ -164,7 +167,7 @@ func TestStartErrors(t *testing.T) {
 		"busy port":      {[]string{"serve", "--addr", busy.Addr().String()}, "address already in use"},
 		"missing seed":   {[]string{"serve", "--seed", filepath.Join(dir, "absent.json")}, "no such file"},
 		"malformed seed": {[]string{"serve", "--seed", write("bad.json", `[{"name":`)}, "want a JSON array"},
-		"invalid seed":   {[]string{"serve", "--seed", write("lost.json", `[{"name":"Rex","categoryId":1,"status":"lost"}]`)}, "seed entry 0"},
+		"invalid seed":   {[]string{"serve", "--seed", write("lost.json", `[{"name":"Rex","categoryId":1,"status":"lost"}]`)}, `lost.json: entry 0 ("Rex"): status must be one of`},
 		"unknown flag":   {[]string{"serve", "--nope"}, "flag provided but not defined"},
 		"bad number":     {[]string{"serve", "--max-pets", "many"}, "invalid value"},
 		"negative":       {[]string{"serve", "--max-body", "-1"}, "must be positive"},

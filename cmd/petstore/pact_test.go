@@ -21,7 +21,7 @@ func TestServePact(t *testing.T) {
 	for range 2 {
 		send(t, "GET", s.baseURL+"/pets?status=available&limit=100", key, "")
 	}
-	_, body := send(t, "POST", s.baseURL+"/pets", key, `{"name":"Rex","categoryId":7}`)
+	_, body := send(t, "POST", s.baseURL+"/pets", key, `{"name":"Rex","categoryId":7,"status":"available"}`)
 	var created struct{ ID json.Number }
 	require.NoError(t, json.Unmarshal(body, &created))
 	send(t, "GET", s.baseURL+"/pets/"+created.ID.String(), key, "")

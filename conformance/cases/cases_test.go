@@ -12,9 +12,13 @@ import (
 
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/spec"
 )
 
+// gen is the generator over the description text, and its operations by id. The tests give
+// it document.Spec, the spec as the interface document fixes it, or a change of it: they test
+// the generator, whatever spec/openapi.yaml says.
 func gen(t *testing.T, text string) (*cases.Generator, map[string]spec.Operation) {
 	t.Helper()
 	doc, err := spec.Parse([]byte(text))
@@ -47,7 +51,7 @@ func find(t *testing.T, g *cases.Generator, op spec.Operation, family, name stri
 
 // Each verdict is the one the interface document gives: a sample of every kind.
 func TestVerdictsFollowTheDocument(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	for _, tt := range []struct {
 		op, family, name string
 		verdict          cases.Verdict
@@ -116,7 +120,7 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 // a combination weighs what its verdict rests on: a Reject the strongest of its rejected
 // parts, so a MUST fault beside it keeps the case MUST; a rejected key MUST whatever else.
 func TestLevelsFollowTheReadings(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	create := ops["createPet"]
 	ms := mutations(g, create)
 	for name, m := range ms {
@@ -165,7 +169,7 @@ func nilIfEmpty(s []int) []int {
 // Where two statements meet, the case says why: a rejected key is 401 whatever else is
 // wrong; an open part with a rejected one allows any 4xx.
 func TestCombine(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	create := ops["createPet"]
 	by := mutations(g, create)
 	c := cases.Combine(create.ID, g.Valid(create), by["no-key"], by["name-absent"])
@@ -195,7 +199,7 @@ func TestCombine(t *testing.T) {
 
 // A field sent twice may be stored as either value.
 func TestDuplicateKeyWants(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	c := find(t, g, ops["createPet"], cases.FamilyBody, "body-duplicate-name")
 	assert.Equal(t, 2, strings.Count(string(c.Request.Body.Bytes()), `"name":`))
 	assert.Len(t, c.Request.Body.Wants()["name"], 2)
@@ -204,7 +208,7 @@ func TestDuplicateKeyWants(t *testing.T) {
 // The cases come from the spec: a lower maximum moves the limit cases, a fourth status
 // value gets its own cases.
 func TestCasesFollowTheSpec(t *testing.T) {
-	text := strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)
+	text := strings.Replace(string(document.Spec), "maximum: 100", "maximum: 50", 1)
 	text = strings.Replace(text, "        - sold\n", "        - sold\n        - reserved\n", 1)
 	g, ops := gen(t, text)
 	assert.Equal(t, "limit=50", find(t, g, ops["listPets"], cases.FamilyQuery, "limit-max").Request.RawQuery())
@@ -215,7 +219,7 @@ func TestCasesFollowTheSpec(t *testing.T) {
 
 // Shrinking keeps removing mutations while the case still fails.
 func TestShrink(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	create := ops["createPet"]
 	ms := mutations(g, create)
 	big := cases.Combine(create.ID, g.Valid(create), ms["accept-any"], ms["name-astral"], ms["categoryId-2^53+1"], ms["lower-scheme"])
@@ -232,7 +236,7 @@ func TestShrink(t *testing.T) {
 // The same seed draws the same combinations; another seed others.
 func TestRandomIsSeeded(t *testing.T) {
 	draw := func(seed uint64) []string {
-		g, ops := gen(t, string(spec.Bytes()))
+		g, ops := gen(t, string(document.Spec))
 		var names []string
 		for _, c := range g.Random(ops["createPet"], rand.New(rand.NewPCG(seed, 1)), 20) {
 			names = append(names, c.Name)
@@ -246,7 +250,7 @@ func TestRandomIsSeeded(t *testing.T) {
 
 // Every operation gets cases, and every case of a family names a unique variant.
 func TestCasesPerOperation(t *testing.T) {
-	g, ops := gen(t, string(spec.Bytes()))
+	g, ops := gen(t, string(document.Spec))
 	counts := map[string]int{}
 	for id, op := range ops {
 		seen := map[string]bool{}
@@ -268,7 +272,7 @@ func TestCasesPerOperation(t *testing.T) {
 // every pair is in some case, each case wants 401, and a seed draws the same cases. Under
 // --fuzz's strength, every triple.
 func TestAuthCombinationsCoverEveryPair(t *testing.T) {
-	_, ops := gen(t, string(spec.Bytes()))
+	_, ops := gen(t, string(document.Spec))
 	for _, op := range ops {
 		g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }})
 		all := g.Cases(op, cases.FamilyAuth)

@@ -204,6 +204,14 @@ func queryMutations(p *openapi3.Parameter) []Mutation {
 		add("unknown", p.Name+"=conformance-unknown", Open, open, "conformance-unknown")
 		add("repeated", fmt.Sprintf("%s twice (%s, then %s)", p.Name, s.Enum[0], last), Open,
 			"4.1; the answer to a repeated parameter: not shown", url.QueryEscape(fmt.Sprint(s.Enum[0])), url.QueryEscape(last))
+	case s.Type.Is(openapi3.TypeString):
+		// A string the document does not name (a filter a spec author added): its example,
+		// or any word, is a value the spec accepts.
+		v := "conformance"
+		if ex, ok := p.Example.(string); ok && ex != "" {
+			v = ex
+		}
+		add("value", fmt.Sprintf("%s=%s", p.Name, v), Accept, "4.1", url.QueryEscape(v))
 	}
 	return out
 }

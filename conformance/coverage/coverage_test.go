@@ -9,11 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/spec"
 )
 
 func TestTracker(t *testing.T) {
-	tr, err := coverage.New(spec.MustLoad())
+	doc, err := spec.Parse(document.Spec) // known operations and statuses, whatever spec/openapi.yaml says
+	require.NoError(t, err)
+	tr, err := coverage.New(doc)
 	require.NoError(t, err)
 	empty := tr.Snapshot()
 	assert.Equal(t, 10, empty.Pairs)

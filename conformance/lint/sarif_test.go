@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/spec"
+	"github.com/petstore/petstore/internal/document"
 )
 
 // sarifFindings are findings of every shape: placed, with a section, at the root, without
 // a line.
 func sarifFindings() []Finding {
-	data := strings.Replace(string(spec.Bytes()), "maximum: 100", "maximum: 50", 1)
+	data := strings.Replace(string(document.Spec), "maximum: 100", "maximum: 50", 1)
 	data = strings.Replace(data, "      summary: List all animals\n", "", 1)
 	fs := LintData([]byte(data))
 	return append(fs, Finding{Rule: RuleParse, Severity: Warning, Pointer: "#", Message: "no line"})

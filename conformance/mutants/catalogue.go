@@ -16,6 +16,20 @@ type facts struct {
 	limit    spec.IntBounds
 	statuses []string
 	getPet   spec.Operation
+	// statusRequired says that the spec's NewPet requires a status: a mutant that loses a
+	// request's status then puts the first value in its place (lost, it would only be
+	// refused, which is no fault); withoutStatus says which, for the faults' text.
+	statusRequired bool
+	withoutStatus  string
+}
+
+// loseStatus is what a mutant that loses the status of a createPet body does to it.
+func (f *facts) loseStatus(m map[string]any) {
+	if f.statusRequired {
+		m["status"] = f.statuses[0]
+		return
+	}
+	delete(m, "status")
 }
 
 // Catalogue returns every mutant, grouped by area: list, create, get, auth, errors,
@@ -31,6 +45,18 @@ func Catalogue(doc *openapi3.T) ([]Mutant, error) {
 	}
 	if f.getPet, err = spec.FindOperation(doc, "getPet"); err != nil {
 		return nil, err
+	}
+	create, err := spec.FindOperation(doc, spec.OpCreate)
+	if err != nil {
+		return nil, err
+	}
+	newPet, err := spec.JSONBodySchema(create)
+	if err != nil {
+		return nil, err
+	}
+	f.statusRequired, f.withoutStatus = spec.IsRequired(newPet, "status"), "without one"
+	if f.statusRequired {
+		f.withoutStatus = "with status " + f.statuses[0] + " (the spec requires one)"
 	}
 	var all []Mutant
 	for _, part := range []func(*facts) []Mutant{listMutants, createMutants, getMutants, authMutants, errorMutants, transportMutants, requestMutants, routeMutants, unnamedMutants} {

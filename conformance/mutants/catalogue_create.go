@@ -16,7 +16,7 @@ import (
 // createMutants are the faults of createPet. The function is long because it is a table: one
 // literal per mutant, each with its fault, its wrapper and the rule that must catch it.
 func createMutants(f *facts) []Mutant {
-	return []Mutant{
+	return slices.DeleteFunc([]Mutant{
 		{
 			Name:  "create-200",
 			Fault: "A created animal is answered with 200 OK instead of 201 Created.",
@@ -118,11 +118,11 @@ func createMutants(f *facts) []Mutant {
 		},
 		{
 			Name:  "create-status-number-dropped",
-			Fault: "A status that is not a string (42) is ignored and the animal created without one.",
+			Fault: "A status that is not a string (42) is ignored and the animal created " + f.withoutStatus + ".",
 			Catch: []string{"createPet/status-not-string"},
 			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if _, ok := m["status"].(json.Number); ok {
-					delete(m, "status")
+					f.loseStatus(m)
 				}
 			}),
 		},
@@ -155,6 +155,9 @@ func createMutants(f *facts) []Mutant {
 			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if len(m) == 0 {
 					m["name"], m["categoryId"] = "unnamed", 0
+					if f.statusRequired {
+						m["status"] = f.statuses[0]
+					}
 				}
 			}),
 		},
@@ -192,11 +195,11 @@ func createMutants(f *facts) []Mutant {
 		},
 		{
 			Name:  "create-bad-status-dropped",
-			Fault: "A status outside the enumeration is silently dropped and the animal created without one.",
+			Fault: "A status outside the enumeration is silently dropped and the animal created " + f.withoutStatus + ".",
 			Catch: []string{"createPet/status-not-in-enum"},
 			Wrap: kit.BodyObject(kit.IsCreate, func(m map[string]any) {
 				if s, ok := m["status"].(string); ok && !slices.Contains(f.statuses, s) {
-					delete(m, "status")
+					f.loseStatus(m)
 				}
 			}),
 		},
@@ -220,10 +223,16 @@ func createMutants(f *facts) []Mutant {
 					return b
 				}
 				r.Header.Set("Content-Type", "application/json")
+				if f.statusRequired {
+					return []byte(`{"name":"unnamed","categoryId":0,"status":"` + f.statuses[0] + `"}`)
+				}
 				return []byte(`{"name":"unnamed","categoryId":0}`)
 			}),
 		},
-	}
+	}, func(m Mutant) bool {
+		// Where the spec requires a status, a refusal without one is the right answer.
+		return f.statusRequired && m.Name == "create-status-required"
+	})
 }
 
 // refuseCreate answers a createPet request with an Error record of the given status when

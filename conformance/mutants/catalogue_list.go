@@ -79,6 +79,10 @@ func listMutants(f *facts) []Mutant {
 		statusRules = append(statusRules, "listPets/status-"+s)
 	}
 	max := strconv.FormatInt(f.limit.Max, 10)
+	// half is where list-limit-capped lowers a limit; the seeds hold more animals than
+	// the maximum for the mutants that must return more.
+	half := strconv.FormatInt(f.limit.Max/2, 10)
+	beyondMax, above := int(f.limit.Max)+50, strconv.FormatInt(f.limit.Max+1, 10)
 	return []Mutant{
 		{
 			Name:  "list-default-25",
@@ -130,15 +134,15 @@ func listMutants(f *facts) []Mutant {
 			Wrap:  kit.Query(kit.IsList, func(q url.Values) { q.Del("limit") }),
 		},
 		{
-			Name: "list-limit-capped-50",
-			Fault: "limit values above 50 are silently lowered to 50, so limit=" + max + " never returns more than 50 animals " +
+			Name: "list-limit-capped-" + half,
+			Fault: "limit values above " + half + " are silently lowered to " + half + ", so limit=" + max + " never returns more than " + half + " animals " +
 				"(caught in strict mode: limit is a maximum, so the full page is a Should rule).",
 			Catch:   []string{"listPets/limit-max-full"},
 			Options: strict,
-			Config:  seed(f, 120),
+			Config:  seed(f, int(f.limit.Max)+20),
 			Wrap: kit.Query(kit.IsList, func(q url.Values) {
-				if n, err := strconv.Atoi(q.Get("limit")); err == nil && n > 50 && n <= int(f.limit.Max) {
-					q.Set("limit", "50")
+				if n, err := strconv.ParseInt(q.Get("limit"), 10, 64); err == nil && n > f.limit.Max/2 && n <= f.limit.Max {
+					q.Set("limit", half)
 				}
 			}),
 		},
@@ -146,21 +150,21 @@ func listMutants(f *facts) []Mutant {
 			Name:   "list-no-upper-bound",
 			Fault:  "limit above " + max + " is not refused: limit=1000 returns every animal in the store.",
 			Catch:  []string{"listPets/limit-above-max", "listPets/limit-far-above-max"},
-			Config: seed(f, 150),
+			Config: seed(f, beyondMax),
 			Wrap:   unbounded(f, func(n int64) bool { return n > f.limit.Max }),
 		},
 		{
 			Name:   "list-limit-cap-500",
-			Fault:  "limit is checked against 500, the server's own page cap, instead of " + max + ": limit=101 returns 101 animals.",
+			Fault:  "limit is checked against 500, the server's own page cap, instead of " + max + ": limit=" + above + " returns " + above + " animals.",
 			Catch:  []string{"listPets/limit-above-max"},
-			Config: seed(f, 150),
+			Config: seed(f, beyondMax),
 			Wrap:   unbounded(f, func(n int64) bool { return n > f.limit.Max && n <= 500 }),
 		},
 		{
 			Name:   "list-negative-unbounded",
 			Fault:  "A negative limit means no limit, as LIMIT -1 does in SQLite: limit=-1 returns every animal.",
 			Catch:  []string{"listPets/limit-negative"},
-			Config: seed(f, 150),
+			Config: seed(f, beyondMax),
 			Wrap:   unbounded(f, func(n int64) bool { return n < 0 }),
 		},
 		{
@@ -228,7 +232,7 @@ func listMutants(f *facts) []Mutant {
 			Name:   "list-status-no-default",
 			Fault:  "A status-filtered listing without limit skips the default and returns every matching animal.",
 			Catch:  []string{"listPets/status-default-limit"},
-			Config: seed(f, 90),
+			Config: seed(f, int(f.limit.Default)*len(f.statuses)+30), // more of each status than the default
 			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
 				if q.Get("status") == "" || q.Has("limit") || rp.Status != http.StatusOK {

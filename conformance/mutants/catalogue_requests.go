@@ -100,11 +100,11 @@ func requestMutants(f *facts) []Mutant {
 		},
 		{
 			Name:  "create-status-null-accepted",
-			Fault: "\"status\": null is taken as no status, and the animal is created without one.",
+			Fault: "\"status\": null is taken as no status, and the animal is created " + f.withoutStatus + ".",
 			Catch: []string{"createPet/cases-fields"},
 			Wrap: cleanObject(func(m map[string]any) {
 				if v, ok := m["status"]; ok && v == nil {
-					delete(m, "status")
+					f.loseStatus(m)
 				}
 			}),
 		},

@@ -3,6 +3,7 @@ package mutants
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,14 +143,22 @@ func TestSkippingARuleLetsAMutantThrough(t *testing.T) {
 	doc, ms := load(t)
 	var singles []string
 	for _, id := range ruleIDs(t, doc) {
-		if strings.Contains(id, "/cases-") {
+		// The mutants are faults of the documented operations; another one the spec has
+		// (a DELETE its author added) has families no mutant is for.
+		if op, _, _ := strings.Cut(id, "/"); strings.Contains(id, "/cases-") && (op == "errors" || slices.Contains([]string{spec.OpList, spec.OpCreate, spec.OpGet}, op)) {
 			singles = append(singles, id)
 		}
 	}
 	require.Len(t, singles, 11, "a generated family per operation and kind of variant, and the routes")
 	singles = append(singles, "listPets/limit-max-full")
 	entries := Singles(singles)
-	for _, f := range Families(ruleIDs(t, doc), []string{"listPets", "createPet", "getPet"}) {
+	ops, err := spec.Operations(doc) // every operation's near-key rule is in the family
+	require.NoError(t, err)
+	opIDs := make([]string, len(ops))
+	for i, o := range ops {
+		opIDs[i] = o.ID
+	}
+	for _, f := range Families(ruleIDs(t, doc), opIDs) {
 		if f.Name == "auth/*-near-key" {
 			entries = append(entries, f)
 		}

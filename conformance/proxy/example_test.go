@@ -44,7 +44,7 @@ func ExampleNew() {
 
 func ExampleCheckHAR() {
 	har := `{"log": {"version": "1.2", "creator": {"name": "devtools", "version": "1"}, "entries": [
-	  {"request": {"method": "GET", "url": "https://api.example/v1/pets?limit=500",
+	  {"request": {"method": "GET", "url": "https://api.example/v1/pets?limit=0",
 	               "headers": [{"name": "authorization", "value": "Bearer k-123456"}]},
 	   "response": {"status": 200, "headers": [{"name": "content-type", "value": "application/json"}],
 	                "content": {"size": 2, "mimeType": "application/json", "text": "[]"}}},
@@ -61,6 +61,6 @@ func ExampleCheckHAR() {
 	}
 	fmt.Println(sum.Checked, "checked,", sum.Ignored, "ignored")
 	// Output:
-	// violation: listPets request at query limit: parameter "limit" in query: number must be at most 100 (#/paths/~1pets/get/parameters/0/schema/maximum) [GET /v1/pets?limit=500 -> 200]
+	// violation: listPets request at query limit: parameter "limit" in query: number must be at least 1 (#/paths/~1pets/get/parameters/0/schema/minimum) [GET /v1/pets?limit=0 -> 200]
 	// 1 checked, 1 ignored
 }

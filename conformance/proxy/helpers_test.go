@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/internal/document"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // testKey is long and distinctive so that a leak into a log or a HAR file cannot hide.
@@ -52,9 +55,22 @@ func newReference(t *testing.T, wrap func(http.Handler) http.Handler) *httptest.
 	}, wrap)
 }
 
+// documentSpec is document.Spec, the spec as the interface document fixes it: the reference
+// serves it and the proxy checks against it unless a test gives another, so that the proxy's
+// tests do not depend on what spec/openapi.yaml says.
+func documentSpec(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := spec.Parse(document.Spec)
+	require.NoError(t, err)
+	return doc
+}
+
 // serveReference serves the reference server of cfg behind wrap (nil: as it is).
 func serveReference(t *testing.T, cfg reference.Config, wrap func(http.Handler) http.Handler) *httptest.Server {
 	t.Helper()
+	if cfg.Spec == nil {
+		cfg.Spec = documentSpec(t)
+	}
 	h, err := reference.NewServer(cfg)
 	require.NoError(t, err)
 	if wrap != nil {
@@ -73,6 +89,9 @@ func newTestProxy(t *testing.T, upstream string, cfg Config) (*httptest.Server, 
 	require.NoError(t, err)
 	logs := &syncBuffer{}
 	cfg.Upstream, cfg.Log = u, logs
+	if cfg.Spec == nil {
+		cfg.Spec = documentSpec(t)
+	}
 	p, err := New(cfg)
 	require.NoError(t, err)
 	srv := httptest.NewServer(p)

@@ -54,7 +54,7 @@ func (c *Client) Get(id float64) (Pet, error) {
 // Newest is the animal added last: the last of the listing, which comes in the order the
 // animals were added.
 func (c *Client) Newest() (Pet, error) {
-	req, _ := http.NewRequest(http.MethodGet, c.BaseURL+"/pets?limit=100", nil)
+	req, _ := http.NewRequest(http.MethodGet, c.BaseURL+"/pets", nil)
 	var pets []Pet
 	if _, err := c.do(req, &pets); err != nil {
 		return Pet{}, err

@@ -14,6 +14,7 @@ import (
 	"github.com/petstore/petstore/examples/naive"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/referencetest"
+	"github.com/petstore/petstore/spec"
 )
 
 // start serves the reference, varied by seed (0: plain), with one animal in the store; its
@@ -91,8 +92,10 @@ func TestNaiveFailsAgainstVary(t *testing.T) {
 // varied listing may leave the animal out of one page (a short page), so it asks again.
 func exactID(t *testing.T, srv *referencetest.Server, name string) string {
 	t.Helper()
+	limit, err := spec.QueryInt(spec.MustLoad(), spec.OpList, "limit") // the spec's bounds
+	require.NoError(t, err)
 	for range 20 {
-		resp, err := srv.Client().Get(srv.URL + "/pets?limit=100")
+		resp, err := srv.Client().Get(srv.URL + "/pets?limit=" + strconv.FormatInt(limit.Max, 10))
 		require.NoError(t, err)
 		var pets []struct {
 			ID   json.Number `json:"id"`

@@ -15,7 +15,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
+
+// limitMax is the spec's maximum of listPets' limit, which the client rules judge by.
+func limitMax(t *testing.T) int64 {
+	t.Helper()
+	b, err := spec.QueryInt(spec.MustLoad(), spec.OpList, "limit")
+	require.NoError(t, err)
+	return b.Max
+}
 
 // fakeT runs Start's cleanups and records its log when the test asks.
 type fakeT struct {
@@ -59,7 +68,7 @@ func status(t *testing.T, c *http.Client, url string) int {
 // The clock is Options.Now, fixed; SetNow moves it across getPet's removal and Reset
 // restores it with the seed.
 func TestClockAndReset(t *testing.T) {
-	srv := Start(t, Options{Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1}},
+	srv := Start(t, Options{Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}},
 		Now: time.Date(2030, 12, 4, 0, 0, 0, 0, time.UTC),
 		// This test calls getPet after its removal and sends no key, on purpose.
 		AllowViolations: []string{reference.RuleRemovedOp, reference.RuleAuthBearer}})
@@ -133,7 +142,7 @@ func TestMustViolationFailsTheTest(t *testing.T) {
 		limit   string
 		wantErr string
 	}{
-		{"breaks", nil, "500", "referencetest: the client broke client/limit-in-bounds (MUST, section 4.1; 8): listPets's limit, when given, is given once and is an integer from 1 to 100 — broken by 1 request, first: GET /v1/pets?limit=500: limit 500 is not one integer from 1 to 100 (allow it with Options.AllowViolations)"},
+		{"breaks", nil, "500", fmt.Sprintf("referencetest: the client broke client/limit-in-bounds (MUST, section 4.1; 8): listPets's limit, when given, is given once and is an integer from 1 to %[1]d — broken by 1 request, first: GET /v1/pets?limit=500: limit 500 is not one integer from 1 to %[1]d (allow it with Options.AllowViolations)", limitMax(t))},
 		{"allowed", []string{reference.RuleLimitInBounds}, "500", ""},
 		{"keeps", nil, "50", ""},
 	} {

@@ -33,8 +33,16 @@ var seed = []reference.NewPet{
 	{Name: "Bella", CategoryID: 3, Status: "sold"}, {Name: "Max", CategoryID: 4, Status: "available"},
 }
 
-// recordPact is what a client's test writes: a listing with a filter and limit=100, a
-// create, a get of the animal created and one of an id that does not exist.
+// limitMax is the spec's maximum of listPets' limit.
+func limitMax(t *testing.T) int64 {
+	t.Helper()
+	b, err := spec.QueryInt(spec.MustLoad(), spec.OpList, "limit")
+	require.NoError(t, err)
+	return b.Max
+}
+
+// recordPact is what a client's test writes: a listing with a filter and the spec's
+// maximum limit, a create, a get of the animal created and one of an id that does not exist.
 func recordPact(t *testing.T) *pact.Pact {
 	t.Helper()
 	s := referencetest.Start(t, referencetest.Options{Seed: seed})
@@ -52,7 +60,7 @@ func recordPact(t *testing.T) *pact.Pact {
 		require.NoError(t, err)
 		return data
 	}
-	send("GET", "/pets?status=available&limit=100", "")
+	send("GET", fmt.Sprintf("/pets?status=available&limit=%d", limitMax(t)), "")
 	var created struct{ ID int64 }
 	require.NoError(t, json.Unmarshal(send("POST", "/pets", `{"name":"Rex","categoryId":7,"status":"pending"}`), &created))
 	send("GET", fmt.Sprintf("/pets/%d", created.ID), "")
@@ -182,12 +190,16 @@ func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
 			// replay, on purpose.
 			s := referencetest.Start(t, referencetest.Options{AllowViolations: []string{reference.RuleAuthBearer}})
 			rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
-			assert.Empty(t, failed(rep))
+			// These pacts are consumers' own: a spec edit that fails one breaks that consumer.
+			// Meant, it is changed where it was written (pact-js: scripts/pact-js/consumer.mjs,
+			// then make pact-js) and the pact committed again.
+			const consumer = "a consumer's pact fails against the spec: the edit breaks this consumer (see the test's comment)"
+			assert.Empty(t, failed(rep), consumer)
 			assert.Len(t, rep.Results, len(p.Interactions))
 			// pact-js's listing asks for at least one available animal: the replay made it.
 			if file == "pact-js-web-petstore.json" {
 				pets := s.Requests(reference.RequestFilter{Operation: spec.OpCreate})
-				assert.Len(t, pets, 3, "the listing's animal, the created one, the one got")
+				assert.Len(t, pets, 3, "the listing's animal, the created one, the one got; "+consumer)
 			}
 		})
 	}
@@ -211,13 +223,14 @@ func TestBreaksNamesTheInteractionsAChangeBreaks(t *testing.T) {
 	contracts := []check.Contract{{File: "web.json", Pact: p}}
 	old := edited(t, func(*openapi3.T) {})
 
-	max50 := edited(t, func(doc *openapi3.T) { limitParam(doc).Max = openapi3.Float64Ptr(50) })
-	bs, err := check.Breaks(old, max50, contracts)
+	max, half := limitMax(t), limitMax(t)/2
+	narrowed := edited(t, func(doc *openapi3.T) { limitParam(doc).Max = openapi3.Float64Ptr(float64(half)) })
+	bs, err := check.Breaks(old, narrowed, contracts)
 	require.NoError(t, err)
 	require.Len(t, bs, 1)
 	assert.Equal(t, 1, bs[0].Index)
-	assert.Contains(t, bs[0].Description, "limit=100")
-	assert.Contains(t, bs[0].Reasons[0], "at most 50")
+	assert.Contains(t, bs[0].Description, fmt.Sprintf("limit=%d", max))
+	assert.Contains(t, bs[0].Reasons[0], fmt.Sprintf("at most %d", half))
 
 	// A change no consumer touches: no consumer sends limit=1.
 	min2 := edited(t, func(doc *openapi3.T) { limitParam(doc).Min = openapi3.Float64Ptr(2) })
