@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Generation. Each worker draws its steps from its own PCG stream (the run's seed, the phase
@@ -127,7 +129,7 @@ func (g *generator) create() Step {
 	name := fmt.Sprintf("explore-w%d-%d-%04x", g.worker, g.n, g.rng.IntN(1<<16))
 	category := strconv.Itoa(1 + g.rng.IntN(10))
 	status := ""
-	if g.rng.IntN(100) < 70 {
+	if g.rng.IntN(100) < 70 || spec.IsRequired(g.f.NewPet, fieldStatus) { // left out only where the spec lets it be
 		status = g.status()
 	}
 	switch r := g.rng.IntN(100); {
