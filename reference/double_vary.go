@@ -122,7 +122,10 @@ func (c VaryChoices) seed(given []NewPet, facts *spec.Facts) []NewPet {
 		return given
 	}
 	out := append(append([]NewPet(nil), given...), varyNames...)
-	for i := len(given); i < len(out) && statusRequired(facts); i++ {
+	if !statusRequired(facts) {
+		return out
+	}
+	for i := len(given); i < len(out); i++ {
 		if out[i].Status == "" {
 			out[i].Status = facts.Statuses[0]
 		}

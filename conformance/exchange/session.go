@@ -244,13 +244,12 @@ func (s *Session) Send(req *http.Request) (*http.Response, []byte, bool, error) 
 // send is Send for a request whose route Do found already (nil: found here, for coverage).
 func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, bool, error) {
 	if rt == nil {
-		r := s.route(req)
-		if req.GetBody != nil { // the body as sent, for coverage (Do buffered it already)
-			if rc, err := req.GetBody(); err == nil {
-				r.body, _ = io.ReadAll(io.LimitReader(rc, maxResponseBytes))
-				rc.Close()
-			}
+		body, err := bufferBody(req) // as Do does: the body as sent, for coverage and again
+		if err != nil {
+			return nil, nil, false, err
 		}
+		r := s.route(req)
+		r.body = body
 		rt = &r
 		if err := s.permit(req, rt); err != nil {
 			return nil, nil, false, err
