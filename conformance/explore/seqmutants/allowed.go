@@ -179,7 +179,14 @@ func lagging(*openapi3.T) func(http.Handler) http.Handler {
 
 // otherClient creates an animal every few milliseconds until ctx ends.
 func otherClient(ctx context.Context, t exchange.Target, f *spec.Facts) {
-	statuses := []string{"", `,"status":"available"`, `,"status":"pending"`, `,"status":"sold"`}
+	// Every status of the spec, and none where the spec lets a create leave it out.
+	var statuses []string
+	if !spec.IsRequired(f.NewPet, "status") {
+		statuses = append(statuses, "")
+	}
+	for _, s := range f.Statuses {
+		statuses = append(statuses, fmt.Sprintf(`,"status":%q`, s))
+	}
 	for i := 0; ctx.Err() == nil; i++ {
 		body := fmt.Sprintf(`{"name":"other-client-%d","categoryId":%d%s}`, i, 1+i%5, statuses[i%len(statuses)])
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.BaseURL+f.ByID[spec.OpCreate].Path, strings.NewReader(body))
