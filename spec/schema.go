@@ -27,5 +27,9 @@ func IsRequired(s *openapi3.Schema, name string) bool { return slices.Contains(s
 // IsJSON reports whether h says its body is JSON (application/json or +json).
 func IsJSON(h http.Header) bool {
 	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+	return err == nil && IsJSONMediaType(mt)
 }
+
+// IsJSONMediaType reports whether the media type mt (lower case, without parameters) is
+// JSON: application/json, or a +json one such as application/merge-patch+json.
+func IsJSONMediaType(mt string) bool { return mt == "application/json" || strings.HasSuffix(mt, "+json") }

@@ -3,6 +3,8 @@ package cases
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,8 +77,8 @@ func (g *Generator) Valid(op spec.Operation) Request {
 	for _, p := range params(op, openapi3.ParameterInPath) {
 		r.Path = strings.ReplaceAll(r.Path, "{"+p.Name+"}", g.knownID(op))
 	}
-	if s := bodySchema(op); s != nil {
-		r.Header = append(r.Header, Header{"Content-Type", "application/json"})
+	if mt, s := requestBody(op); s != nil {
+		r.Header = append(r.Header, Header{"Content-Type", mt})
 		r.Body = &Body{}
 		for _, name := range properties(s) {
 			if v, ok := g.validValue(name, s.Properties[name].Value); ok {
@@ -255,16 +257,32 @@ func params(op spec.Operation, in string) []*openapi3.Parameter {
 	return out
 }
 
+// bodySchema is the schema of op's JSON request body, nil when op takes none.
 func bodySchema(op spec.Operation) *openapi3.Schema {
+	_, s := requestBody(op)
+	return s
+}
+
+// requestBody is op's JSON request body: its media type, application/json or else the first
+// other JSON one the spec lists (application/merge-patch+json for a PATCH), and its schema;
+// "" and nil when op takes none.
+func requestBody(op spec.Operation) (string, *openapi3.Schema) {
 	rb := op.Op.RequestBody
 	if rb == nil || rb.Value == nil {
-		return nil
+		return "", nil
 	}
-	mt := rb.Value.Content.Get("application/json")
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-		return nil
+	types := []string{"application/json"}
+	for _, mt := range slices.Sorted(maps.Keys(rb.Value.Content)) {
+		if mt != types[0] && spec.IsJSONMediaType(strings.ToLower(mt)) {
+			types = append(types, mt)
+		}
 	}
-	return mt.Schema.Value
+	for _, mt := range types {
+		if m := rb.Value.Content[mt]; m != nil && m.Schema != nil && m.Schema.Value != nil {
+			return mt, m.Schema.Value
+		}
+	}
+	return "", nil
 }
 
 // properties and required read the NewPet schema (spec.PropertyNames, spec.IsRequired).

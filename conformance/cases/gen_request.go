@@ -27,16 +27,17 @@ func headerMutations(op spec.Operation) []Mutation {
 			r.Header = append(r.Header, Header{name, value})
 		}
 	}
-	if bodySchema(op) != nil {
+	if mt, s := requestBody(op); s != nil {
 		ct := "header.Content-Type"
 		out = append(out, mut(ct, "content-type-absent", "no Content-Type header", Open, 0, secMedia, func(r *Request) {
 			r.Header = deleteHeader(r.Header, "Content-Type")
 		}))
-		out = append(out, mut(ct, "content-type-upper", "Content-Type: Application/JSON", Accept, 0,
-			"1 (media type application/json); RFC 9110 8.3.1 (type and subtype are case-insensitive)", setHeader("Content-Type", "Application/JSON")))
+		upper := upperMediaType(mt)
+		out = append(out, mut(ct, "content-type-upper", "Content-Type: "+upper, Accept, 0,
+			"1 (media type "+mt+"); RFC 9110 8.3.1 (type and subtype are case-insensitive)", setHeader("Content-Type", upper)))
 		for _, v := range []struct{ slug, value string }{
-			{"charset", "application/json; charset=utf-8"},
-			{"param", "application/json; conformance=1"},
+			{"charset", mt + "; charset=utf-8"},
+			{"param", mt + "; conformance=1"},
 			{"text-plain", "text/plain"},
 			{"form", "application/x-www-form-urlencoded"},
 			{"xml", "application/xml"},
@@ -399,4 +400,28 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 		}
 	}
 	return out
+}
+
+// upperMediaType writes each word of the media type mt with a capital (application/json as
+// Application/JSON, the way the JSON suffix is spelled): the same type to a server that reads
+// it case-insensitively.
+func upperMediaType(mt string) string {
+	typ, sub, _ := strings.Cut(mt, "/")
+	words := strings.Split(sub, "-")
+	for i, w := range words {
+		before, suffix, plus := strings.Cut(w, "+")
+		if plus {
+			w = before
+		}
+		if w == "json" {
+			w = "JSON"
+		} else if w != "" {
+			w = strings.ToUpper(w[:1]) + w[1:]
+		}
+		if plus {
+			w += "+" + strings.ToUpper(suffix)
+		}
+		words[i] = w
+	}
+	return strings.ToUpper(typ[:1]) + typ[1:] + "/" + strings.Join(words, "-")
 }

@@ -6,10 +6,8 @@ package coverage
 import (
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -159,8 +157,7 @@ const MaxMemberBody = 64 << 10
 
 // jsonObject returns the top-level members of a JSON object body, or nil.
 func jsonObject(h http.Header, body []byte) map[string]json.RawMessage {
-	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if len(body) == 0 || len(body) > MaxMemberBody || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+	if len(body) == 0 || len(body) > MaxMemberBody || !spec.IsJSON(h) {
 		return nil
 	}
 	return judge.Members(body)
