@@ -88,6 +88,17 @@ func (s *server) genericOps(facts *spec.Facts, hs map[string]http.Handler) {
 			hs[op.ID] = s.notImplemented(op, why)
 			continue
 		}
+		answers := []int{http.StatusNotFound}
+		if op.Method != http.MethodDelete || !pathNotFound(op) {
+			answers = append(answers, http.StatusBadRequest)
+		}
+		if missing := undocumented(op, answers...); len(missing) > 0 {
+			// An operation on one animal answers an unknown one 404, and a refused id or
+			// body 400, whether or not its spec lists them: without them a client could not
+			// tell what went wrong, and with the spec's checks they would turn into 500s.
+			h = outsideSpecFor(missing, h)
+			does += "; answers " + statusList(missing) + ", which the spec does not list"
+		}
 		g.coverage.ByShape = append(g.coverage.ByShape, where+": "+does)
 		hs[op.ID] = h
 		g.ignored(op.ID, params, itemParam(op, params, list.Path))
@@ -233,6 +244,38 @@ func animalBody(content openapi3.Content) string {
 		return "the request body is not an animal (name and categoryId)"
 	}
 	return ""
+}
+
+// undocumented lists the statuses of statuses op's spec does not list.
+func undocumented(op spec.Operation, statuses ...int) []int {
+	var out []int
+	for _, st := range statuses {
+		if !op.HasStatus(st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// statusList says what the statuses of an operation on one animal answer, in words.
+func statusList(statuses []int) string {
+	why := map[int]string{http.StatusNotFound: "an unknown animal", http.StatusBadRequest: "a refused id or body"}
+	words := make([]string, len(statuses))
+	for i, st := range statuses {
+		words[i] = fmt.Sprintf("%d (%s)", st, why[st])
+	}
+	return strings.Join(words, " and ")
+}
+
+// outsideSpecFor marks h's answers with one of statuses as outside the spec, as writeError
+// does for a limit's (outsideSpec): the spec's response checks let them through.
+func outsideSpecFor(statuses []int, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if rec, ok := w.(*recorder); ok && slices.Contains(statuses, rec.status) {
+			rec.outsideSpec = true
+		}
+	})
 }
 
 // notImplemented answers every request of op that passes the api's checks with a 501 Error.

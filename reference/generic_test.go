@@ -110,6 +110,30 @@ func TestGenericDeleteWithout400(t *testing.T) {
 	})
 }
 
+// A DELETE that documents neither a 404 nor a 400 (a spec author forgot them) still answers
+// an unknown animal 404 and an id that is not an int64 400, each with an Error, not a 500
+// for answering what the spec does not list; the start lines say so.
+func TestGenericDeleteWithout404(t *testing.T) {
+	doc := grown(t, grownspec.Delete)
+	doc.Paths.Value("/pets/{petId}").Delete.Responses.Delete("400")
+	doc.Paths.Value("/pets/{petId}").Delete.Responses.Delete("404")
+	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Contains(t, srv.Coverage().ByShape, "deletePet (DELETE /pets/{petId}): removes the animal; "+
+		"answers 404 (an unknown animal) and 400 (a refused id or body), which the spec does not list")
+	grownServers(t, doc, func(t *testing.T, h http.Handler) {
+		assert.Equal(t, http.StatusNoContent, do(t, h, req{method: http.MethodDelete, path: "/v1/pets/1", auth: authed}).Code)
+		for path, want := range map[string]string{"/v1/pets/1": CodeNotFound, "/v1/pets/999": CodeNotFound, "/v1/pets/abc": CodeInvalidRequest} {
+			assert.Equal(t, want, errorBody(t, do(t, h, req{method: http.MethodDelete, path: path, auth: authed})).Code, path)
+		}
+	})
+	doc = grown(t, grownspec.Delete)
+	doc.Paths.Value("/pets/{petId}").Delete.Responses.Delete("400")
+	srv, err = New(Config{Spec: doc, APIKeys: []string{testKey}})
+	require.NoError(t, err)
+	assert.Contains(t, srv.Coverage().ByShape, "deletePet (DELETE /pets/{petId}): removes the animal", "a 404 and no 400: it answers no 400")
+}
+
 // The item's path parameter may be declared on the path rather than on the operation.
 func TestGenericDeleteWithThePathsParameter(t *testing.T) {
 	doc := grown(t, grownspec.Delete)

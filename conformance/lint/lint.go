@@ -68,6 +68,7 @@ const (
 	RuleTagDeclared    = "tag-declared"
 	RuleSummary        = "operation-summary"
 	Rule401            = "operation-401"
+	Rule404            = "operation-404"
 	RuleErrorSchema    = "error-schema"
 	RuleSunset         = "deprecated-sunset"
 	RuleReplacedBy     = "deprecated-replacement"
@@ -93,6 +94,7 @@ var Rules = []Rule{
 	{RuleTagDeclared, Warning, "Every tag an operation uses is declared in the top-level tags"},
 	{RuleSummary, Error, "Every operation has a summary"},
 	{Rule401, Error, "Every operation documents a 401 response"},
+	{Rule404, Warning, "Every operation on one resource (a path with a parameter) documents a 404 response"},
 	{RuleErrorSchema, Error, "Every 4xx, 5xx and default response body uses the Error schema"},
 	{RuleSunset, Error, "Every deprecated operation carries a removal date in x-sunset (YYYY-MM-DD)"},
 	{RuleReplacedBy, Error, "Every deprecated operation names an existing replacement operationId in x-replaced-by"},

@@ -24,6 +24,7 @@ var brokenSpecs = map[string]struct{ rule, pointer string }{
 	"undeclared-tag":                  {RuleTagDeclared, "#/paths/~1pets~1{petId}/get/tags/0"},
 	"missing-summary":                 {RuleSummary, "#/paths/~1pets/get/summary"},
 	"missing-401":                     {Rule401, "#/paths/~1pets/post/responses/401"},
+	"delete-without-404":              {Rule404, "#/paths/~1pets~1{petId}/delete/responses/404"},
 	"error-response-inline-schema":    {RuleErrorSchema, "#/paths/~1pets~1{petId}/get/responses/404/content/application~1json/schema"},
 	"shared-error-response-not-error": {RuleErrorSchema, "#/components/responses/Unauthorized/content/application~1json/schema"},
 	"error-response-without-body":     {RuleErrorSchema, "#/paths/~1pets/post/responses/400/content"},

@@ -132,6 +132,11 @@ func (l *linter) responses(o operation) {
 	if responses["401"] == nil {
 		l.add(Rule401, o.ptr+"/responses/401", "%s %s documents no 401 response", strings.ToUpper(o.method), o.path)
 	}
+	if strings.Contains(o.path, "{") && responses["404"] == nil {
+		// What the document's one such operation answers when there is no such resource
+		// (4.3; 7); the reference answers it all the same, outside the spec.
+		l.add(Rule404, o.ptr+"/responses/404", "%s %s names one resource but documents no 404 response: a client cannot tell what an unknown one gets", strings.ToUpper(o.method), o.path)
+	}
 	for code, rr := range responses {
 		if rr == nil || rr.Value == nil || !isErrorStatus(code) {
 			continue
