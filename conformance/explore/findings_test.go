@@ -209,9 +209,10 @@ func TestAbsentStatuses(t *testing.T) {
 	m.all = true
 	assert.Equal(t, f.Statuses, m.absent())
 	require.Nil(t, m.created(pet{id: "1", name: "a", category: "1", status: f.Statuses[1], hasStatus: true}, time.Now(), "w0 #0"))
-	assert.Equal(t, []string{f.Statuses[0], f.Statuses[2]}, m.absent())
+	others := slices.Delete(slices.Clone(f.Statuses), 1, 2)
+	assert.Equal(t, others, m.absent())
 	require.Nil(t, m.seen(pet{id: "2", name: "b", category: "1"}, time.Now(), "w0 #1"))
-	assert.Equal(t, []string{f.Statuses[0], f.Statuses[2]}, m.absent(), "an animal without a status matches no filter")
+	assert.Equal(t, others, m.absent(), "an animal without a status matches no filter")
 }
 
 // The cause leaves out what differs from one meeting of a fault to the next, and keeps what

@@ -193,7 +193,8 @@ func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
 			// These pacts are consumers' own: a spec edit that fails one breaks that consumer.
 			// Meant, it is changed where it was written (pact-js: scripts/pact-js/consumer.mjs,
 			// then make pact-js) and the pact committed again.
-			const consumer = "a consumer's pact fails against the spec: the edit breaks this consumer (see the test's comment)"
+			const consumer = "a consumer's pact fails against the spec: the edit breaks this consumer. " +
+				"If that is meant, change the consumer where it was written (pact-js: scripts/pact-js/consumer.mjs, then make pact-js) and commit its pact"
 			assert.Empty(t, failed(rep), consumer)
 			assert.Len(t, rep.Results, len(p.Interactions))
 			// pact-js's listing asks for at least one available animal: the replay made it.
