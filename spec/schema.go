@@ -32,4 +32,6 @@ func IsJSON(h http.Header) bool {
 
 // IsJSONMediaType reports whether the media type mt (lower case, without parameters) is
 // JSON: application/json, or a +json one such as application/merge-patch+json.
-func IsJSONMediaType(mt string) bool { return mt == "application/json" || strings.HasSuffix(mt, "+json") }
+func IsJSONMediaType(mt string) bool {
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
