@@ -3,6 +3,8 @@ package reference
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/petstore/petstore/internal/jsonscan"
 )
 
 // decodeNewPetQuick is decodeNewPet, with the usual body decoded in one pass.
@@ -22,22 +24,14 @@ func quickNewPet(data []byte) (p NewPet, ok bool) {
 	if !utf8.Valid(data) {
 		return p, false
 	}
-	s := jsonScanner{data: data}
-	s.space()
-	if !s.consume('{') {
-		return p, false
-	}
+	s := jsonscan.New(data, maxDepth)
+	more, ok := s.Open('{')
 	var keys [8][]byte // those seen, to refuse a repeated one
 	nkeys := 0
 	var name, category, status []byte
-	s.space()
-	for !s.consume('}') {
-		if nkeys > 0 && !s.consume(',') {
-			return p, false
-		}
-		s.space()
-		key, escaped, ok := s.str()
-		if !ok || escaped || nkeys == len(keys) {
+	for ok && more {
+		key, escaped, read := s.Key()
+		if !read || escaped || nkeys == len(keys) {
 			return p, false
 		}
 		for _, k := range keys[:nkeys] {
@@ -46,27 +40,24 @@ func quickNewPet(data []byte) (p NewPet, ok bool) {
 			}
 		}
 		keys[nkeys], nkeys = key, nkeys+1
-		s.space()
-		if !s.consume(':') {
+		if b := s.Peek(); b == '{' || b == '[' {
 			return p, false
 		}
-		s.space()
-		start := s.i
-		if start < len(data) && (data[start] == '{' || data[start] == '[') || !s.skip(0) {
+		v, read := s.Value()
+		if !read {
 			return p, false
 		}
 		switch string(key) {
 		case "name":
-			name = data[start:s.i]
+			name = v
 		case "categoryId":
-			category = data[start:s.i]
+			category = v
 		case "status":
-			status = data[start:s.i]
+			status = v
 		}
-		s.space()
+		more, ok = s.Next('}')
 	}
-	s.space()
-	if s.i != len(data) || name == nil || category == nil || jsonString(name, &p.Name) != nil {
+	if !ok || !s.Done() || name == nil || category == nil || jsonString(name, &p.Name) != nil {
 		return p, false
 	}
 	var err error

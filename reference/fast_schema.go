@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/internal/jsonscan"
 )
 
 // Schemas compiled at start into checks that read JSON text directly, for the two places
@@ -36,6 +38,10 @@ const (
 	passes                   // kin-openapi certainly accepts the value
 	fails                    // kin-openapi certainly refuses it
 )
+
+// maxDepth bounds the nesting of an unknown property's value that a check walks through
+// (encoding/json's own limit is 10,000).
+const maxDepth = 256
 
 // maxProperties bounds the properties of a compiled object (one bit each).
 const maxProperties = 64
@@ -160,49 +166,32 @@ func (c *objectCheck) index(name string) int {
 
 // check decides data, a whole request body or stored encoding.
 func (c *objectCheck) check(data []byte) verdict {
-	s := jsonScanner{data: data}
-	s.space()
-	if !s.consume('{') {
+	s := jsonscan.New(data, maxDepth)
+	more, ok := s.Open('{')
+	if !ok {
 		return undecided // a top-level value of another type is rare: kin-openapi says
 	}
 	var last [maxProperties]verdict // of each property's last occurrence, as a map keeps it
 	var present uint64
-	s.space()
-	if !s.consume('}') {
-		for {
-			s.space()
-			key, escaped, ok := s.str()
-			if !ok || escaped {
-				return undecided // an escaped key may spell a property's name
-			}
-			s.space()
-			if !s.consume(':') {
-				return undecided
-			}
-			s.space()
-			i := c.index(string(key))
-			if i < 0 {
-				if !s.skip(0) {
-					return undecided
-				}
-			} else {
-				v, ok := c.props[i].value(&s)
-				if !ok {
-					return undecided
-				}
-				last[i], present = v, present|1<<i
-			}
-			s.space()
-			if s.consume('}') {
-				break
-			}
-			if !s.consume(',') {
-				return undecided
-			}
+	for ok && more {
+		key, escaped, read := s.Key()
+		if !read || escaped {
+			return undecided // an escaped key may spell a property's name
 		}
+		if i := c.index(string(key)); i < 0 {
+			if !s.Skip() {
+				return undecided
+			}
+		} else {
+			v, read := c.props[i].value(s)
+			if !read {
+				return undecided
+			}
+			last[i], present = v, present|1<<i
+		}
+		more, ok = s.Next('}')
 	}
-	s.space()
-	if s.i != len(s.data) {
+	if !ok || !s.Done() {
 		return undecided // encoding/json's Decoder stops after the first value; let it
 	}
 	return c.decide(&last, present)
@@ -232,13 +221,10 @@ func (c *objectCheck) decide(last *[maxProperties]verdict, present uint64) verdi
 
 // value reads one value at s and decides it against the scalar schema; ok is false when the
 // value is not well-formed JSON (or nests too deep).
-func (sc scalar) value(s *jsonScanner) (verdict, bool) {
-	if s.i >= len(s.data) {
-		return undecided, false
-	}
-	switch b := s.data[s.i]; {
+func (sc scalar) value(s *jsonscan.Scanner) (verdict, bool) {
+	switch b := s.Peek(); {
 	case b == '"' && sc.kind == kindString:
-		raw, escaped, ok := s.str()
+		raw, escaped, ok := s.String()
 		switch {
 		case !ok:
 			return undecided, false
@@ -251,7 +237,7 @@ func (sc scalar) value(s *jsonScanner) (verdict, bool) {
 		}
 		return fails, true
 	case (b == '-' || b >= '0' && b <= '9') && sc.kind == kindInteger:
-		raw, ok := s.number()
+		raw, _, ok := s.Number()
 		if !ok {
 			return undecided, false
 		}
@@ -265,7 +251,7 @@ func (sc scalar) value(s *jsonScanner) (verdict, bool) {
 		return fails, true
 	}
 	// Another JSON type than the schema's (null too: nothing compiled is nullable).
-	return fails, s.skip(0)
+	return fails, s.Skip()
 }
 
 // withoutDocs clears the fields that do not take part in validating a response or a

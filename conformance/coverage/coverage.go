@@ -12,8 +12,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/jsonscan"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -160,7 +160,7 @@ func jsonObject(h http.Header, body []byte) map[string]json.RawMessage {
 	if len(body) == 0 || len(body) > MaxMemberBody || !spec.IsJSON(h) {
 		return nil
 	}
-	return judge.Members(body)
+	return jsonscan.Members(body)
 }
 
 // Snapshot returns a copy of the counts so far, with the totals.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/internal/jsonscan"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -38,7 +38,7 @@ import (
 // enumerated strings written without escapes. Everything else is undecided.
 
 // maxDepth bounds the nesting a compiled check follows; deeper bodies are kin-openapi's (an
-// unknown property's value is read to 64 levels more at most).
+// unknown property's value is read to jsonscan.Depth levels more at most).
 const maxDepth = 64
 
 // maxCompiledProperties bounds the properties of a compiled object (one bit each).
@@ -253,12 +253,12 @@ func checkJSON(c *schemaCheck, body []byte) bool {
 	if !utf8.Valid(body) {
 		return false // encoding/json would decode other text than is written
 	}
-	sc := judge.NewScanner(body)
+	sc := jsonscan.New(body, jsonscan.Depth)
 	return c.value(sc, 0) && sc.Done()
 }
 
 // value reads one value that c certainly accepts.
-func (c *schemaCheck) value(sc *judge.Scanner, depth int) bool {
+func (c *schemaCheck) value(sc *jsonscan.Scanner, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
@@ -290,7 +290,7 @@ func (c *schemaCheck) value(sc *judge.Scanner, depth int) bool {
 	return false
 }
 
-func (c *schemaCheck) object(sc *judge.Scanner, depth int) bool {
+func (c *schemaCheck) object(sc *jsonscan.Scanner, depth int) bool {
 	var seen uint64
 	more, ok := sc.Open('{')
 	for ok && more {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/internal/jsonscan"
 )
 
 // Reading the animals of an answer. Most answers are listings, and decoding them into maps
@@ -32,7 +32,7 @@ func (f *Facts) readListing(l *listing, seen animals, body []byte) bool {
 	if !utf8.Valid(body) {
 		return false
 	}
-	sc := judge.NewScanner(body)
+	sc := jsonscan.New(body, jsonscan.Depth)
 	more, ok := sc.Open('[')
 	for ok && more {
 		w, read := readWritten(sc)
@@ -54,7 +54,7 @@ func (f *Facts) readAnimal(seen animals, body []byte) (pet, bool) {
 	if !utf8.Valid(body) {
 		return pet{}, false
 	}
-	sc := judge.NewScanner(body)
+	sc := jsonscan.New(body, jsonscan.Depth)
 	w, ok := readWritten(sc)
 	if !ok || !sc.Done() {
 		return pet{}, false
@@ -70,7 +70,7 @@ type written struct {
 }
 
 // readWritten reads a plain animal's fields.
-func readWritten(sc *judge.Scanner) (w written, ok bool) {
+func readWritten(sc *jsonscan.Scanner) (w written, ok bool) {
 	more, ok := sc.Open('{')
 	for ok && more {
 		key, escaped, read := sc.Key()

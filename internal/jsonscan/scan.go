@@ -1,24 +1,32 @@
-package judge
+// Package jsonscan reads JSON text (RFC 8259) in place, without decoding it into values, as
+// encoding/json reads it (invalid UTF-8 in strings included: encoding/json takes it and
+// replaces it). The fast paths of the reference (its compiled checks of a request body and
+// of a stored animal, its one-pass decoding of createPet's body) and of the harness (the
+// session's check of an answer against the description, explore's reading of a listing,
+// coverage's reading of a body's members) walk JSON text with it, and leave whatever it does
+// not read plainly to encoding/json or kin-openapi. It imports only the standard library.
+package jsonscan
 
 import "encoding/json"
 
-// Scanner reads JSON text (RFC 8259) in place, without decoding it into values: the fast
-// paths of the harness (the session's check of an answer against the description, explore's
-// reading of a listing) walk an answer with it and leave whatever it does not read plainly
-// to encoding/json. Each method reports false at anything that is not well-formed JSON, and
-// then leaves the position undefined.
+// Scanner reads one JSON text. Each method skips the white space before what it reads, and
+// reports false at anything that is not well-formed JSON, leaving the position undefined.
 type Scanner struct {
 	data []byte
 	pos  int
 	// str and strEnd are where the string read last starts and ends, its quotes included.
 	str, strEnd int
+	// maxDepth bounds the nesting Skip and Value follow.
+	maxDepth int
 }
 
-// maxScanDepth bounds the nesting Skip follows.
-const maxScanDepth = 64
+// Depth is the nesting the harness's readers follow (Skip and Value, Members): deeper text
+// is left to encoding/json.
+const Depth = 64
 
-// NewScanner returns a scanner at the start of data.
-func NewScanner(data []byte) *Scanner { return &Scanner{data: data} }
+// New returns a scanner at the start of data whose Skip and Value read values nested at
+// most maxDepth deep (a scalar inside maxDepth arrays, or maxDepth+1 empty ones).
+func New(data []byte, maxDepth int) *Scanner { return &Scanner{data: data, maxDepth: maxDepth} }
 
 // Space skips white space.
 func (s *Scanner) Space() {
@@ -208,7 +216,7 @@ func (s *Scanner) Literal(word string) bool {
 	return true
 }
 
-// Skip reads any one value, nested at most 64 deep.
+// Skip reads any one value, nested at most as deep as New was told.
 func (s *Scanner) Skip() bool { return s.skip(0) }
 
 // Value reads any one value, as Skip does, and returns its text as written.
@@ -223,10 +231,10 @@ func (s *Scanner) Value() ([]byte, bool) {
 
 // Members returns the members of a JSON object as encoding/json reads them into a
 // map[string]json.RawMessage (the last of a name given twice; the values alias data),
-// reading the text once; nil when data is not one object. Objects nested deeper than Skip
-// follows are left to encoding/json.
+// reading the text once; nil when data is not one object. Objects nested deeper than Depth
+// are left to encoding/json.
 func Members(data []byte) map[string]json.RawMessage {
-	s := NewScanner(data)
+	s := New(data, Depth)
 	more, ok := s.Open('{')
 	m := map[string]json.RawMessage{}
 	for ok && more {
@@ -257,7 +265,7 @@ func Members(data []byte) map[string]json.RawMessage {
 }
 
 func (s *Scanner) skip(depth int) bool {
-	if depth > maxScanDepth {
+	if depth > s.maxDepth {
 		return false
 	}
 	switch c := s.Peek(); c {

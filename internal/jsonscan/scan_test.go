@@ -1,4 +1,4 @@
-package judge
+package jsonscan
 
 import (
 	"encoding/json"
@@ -14,16 +14,18 @@ var scanSeeds = []string{
 	`"\x"`, `"\u12"`, "\"\x01\"", `[]`, `[,]`, `[1,]`, `[1 2]`, `{}`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `{"a":[{"b":null}],"c":"d"}`,
 	` [ 1 , { "a" : true } ] `, `[] []`, `{"a":1}}`, strings.Repeat("[", 60) + strings.Repeat("]", 60),
 	`{"a":1,"a":2}`, ` { "st\u0061tus" : "x" , "b" : { } } `, `{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, `{"a":1} x`,
+	"\"\xff\"", "{\"\xfe\":[\"\xc3\"]}",
 }
 
-// checkScan: a value Skip reads whole is one encoding/json accepts, and one encoding/json
-// accepts is read whole unless it nests deeper than Skip follows.
+// checkScan: a value Skip reads whole is one encoding/json accepts (invalid UTF-8 in a string
+// included), and one encoding/json accepts is read whole unless it nests deeper than Skip
+// follows.
 func checkScan(t *testing.T, data []byte) {
-	sc := NewScanner(data)
+	sc := New(data, Depth)
 	read := sc.Skip() && sc.Done()
 	if read {
 		assert.True(t, json.Valid(data), "Skip read what is not JSON: %q", data)
-	} else if len(data) <= 2*maxScanDepth {
+	} else if len(data) <= 2*Depth {
 		assert.False(t, json.Valid(data), "Skip did not read JSON: %q", data)
 	}
 	// Members are what encoding/json reads (which turns bad UTF-8 in a name into U+FFFD).
@@ -51,7 +53,7 @@ func FuzzScanner(f *testing.F) {
 
 // Quoted is the string read last, with its quotes, however it is escaped.
 func TestScannerQuoted(t *testing.T) {
-	sc := NewScanner([]byte(` {"k\"ey" : "v\\\"al\u00e9", "x":1}`))
+	sc := New([]byte(` {"k\"ey" : "v\\\"al\u00e9", "x":1}`), Depth)
 	more, ok := sc.Open('{')
 	assert.True(t, more && ok)
 	_, escaped, ok := sc.Key()
@@ -61,4 +63,18 @@ func TestScannerQuoted(t *testing.T) {
 	assert.True(t, escaped && ok)
 	assert.Equal(t, `v\\\"al\u00e9`, string(raw))
 	assert.Equal(t, `"v\\\"al\u00e9"`, string(sc.Quoted()))
+}
+
+// Skip and Value follow the nesting New was told, and no deeper.
+func TestScannerDepth(t *testing.T) {
+	for _, depth := range []int{0, 1, Depth, 256} {
+		nest := func(n int, inner string) []byte {
+			return []byte(strings.Repeat("[", n) + inner + strings.Repeat("]", n))
+		}
+		assert.True(t, New(nest(depth+1, ""), depth).Skip(), "%d empty arrays at depth %d", depth+1, depth)
+		assert.False(t, New(nest(depth+2, ""), depth).Skip(), "%d empty arrays at depth %d", depth+2, depth)
+		assert.True(t, New(nest(depth, "1"), depth).Skip(), "a number in %d arrays at depth %d", depth, depth)
+		_, ok := New(nest(depth+1, "1"), depth).Value()
+		assert.False(t, ok, "a number in %d arrays at depth %d", depth+1, depth)
+	}
 }
