@@ -15,6 +15,7 @@ func TestUpperMediaType(t *testing.T) {
 		"application/json":             "Application/JSON",
 		"application/merge-patch+json": "Application/Merge-Patch+JSON",
 		"application/vnd.pet+json":     "Application/Vnd.pet+JSON",
+		"json":                         "JSON",
 	} {
 		assert.Equal(t, want, upperMediaType(mt))
 	}

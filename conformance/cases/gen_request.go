@@ -402,11 +402,14 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 	return out
 }
 
-// upperMediaType writes each word of the media type mt with a capital (application/json as
-// Application/JSON, the way the JSON suffix is spelled): the same type to a server that reads
-// it case-insensitively.
+// upperMediaType writes each word of the media type mt with a capital, and json in capitals
+// (application/json as Application/JSON): the same type to a server that reads it
+// case-insensitively, as RFC 9110 asks.
 func upperMediaType(mt string) string {
-	typ, sub, _ := strings.Cut(mt, "/")
+	typ, sub, ok := strings.Cut(mt, "/")
+	if !ok || typ == "" {
+		return strings.ToUpper(mt)
+	}
 	words := strings.Split(sub, "-")
 	for i, w := range words {
 		before, suffix, plus := strings.Cut(w, "+")
