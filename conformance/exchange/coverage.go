@@ -24,9 +24,9 @@ type routed struct {
 	body []byte // the request's body, as sent (nil for none)
 }
 
-func (s *Session) route(req *http.Request) routed {
+func (s *Session) route(req *http.Request, body []byte) routed {
 	vreq := s.specRequest(req)
-	return routed{vreq: vreq, Routed: s.validator.RouteOf(vreq)}
+	return routed{vreq: vreq, Routed: s.validator.RouteOf(vreq), body: body}
 }
 
 // specRequest is req with its path moved under the spec's base path, as the validator

@@ -90,8 +90,7 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 	if err != nil {
 		return nil, nil, err
 	}
-	rt := s.route(req)
-	rt.body = reqBody
+	rt := s.route(req, reqBody)
 	if err := s.permit(req, &rt); err != nil {
 		rec.mu.Lock()
 		rec.notSent = err.(*NotSentError).Reason
@@ -248,8 +247,7 @@ func (s *Session) send(req *http.Request, rt *routed) (*http.Response, []byte, b
 		if err != nil {
 			return nil, nil, false, err
 		}
-		r := s.route(req)
-		r.body = body
+		r := s.route(req, body)
 		rt = &r
 		if err := s.permit(req, rt); err != nil {
 			return nil, nil, false, err

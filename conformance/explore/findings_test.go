@@ -142,10 +142,7 @@ func nullForEmpty(filtered bool) func(http.Handler) http.Handler {
 // On a store that starts empty, the first listing comes before any create: a null for an
 // empty listing is the first step's finding, shrunk to that one listing.
 func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
-	rep, err := Run(context.Background(), withFresh(t, nullForEmpty(false), 1, 4, 400))
-	require.NoError(t, err)
-	require.Len(t, rep.Findings, 1)
-	fd := rep.Findings[0]
+	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(false), 1, 4, 400))
 	assert.Equal(t, "spec", fd.Rule)
 	assert.Contains(t, fd.Message, "GET /pets answered 200")
 	assert.Equal(t, [2]int{0, 0}, [2]int{fd.Worker, fd.Step})
@@ -156,10 +153,7 @@ func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
 // While the model knows every animal of a store that started empty, a listing filtered by a
 // status none has is asked for: its answer must be empty, and a null for it is found.
 func TestEmptyFilteredListingIsAsked(t *testing.T) {
-	rep, err := Run(context.Background(), withFresh(t, nullForEmpty(true), 1, 1, 300))
-	require.NoError(t, err)
-	require.Len(t, rep.Findings, 1)
-	fd := rep.Findings[0]
+	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(true), 1, 1, 300))
 	assert.Equal(t, "spec", fd.Rule)
 	require.Equal(t, 1, fd.Shrunk.Len())
 	st := fd.Shrunk.Workers[0][0]

@@ -86,9 +86,16 @@ func wrongStatus(from, to string) func(http.Handler) http.Handler {
 	})
 }
 
+// findOne runs cfg until its first finding.
 func findOne(t *testing.T, cfg Config) (*Report, Finding) {
 	t.Helper()
 	cfg.MaxFindings = 1
+	return onlyFinding(t, cfg)
+}
+
+// onlyFinding runs cfg, which must find one thing and nothing else.
+func onlyFinding(t *testing.T, cfg Config) (*Report, Finding) {
+	t.Helper()
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	require.Len(t, rep.Findings, 1)
