@@ -1,0 +1,160 @@
+// Package anatomy is the request's anatomy as data: every part of an HTTP request that a
+// server, a framework or a front server in front of it may interpret (the method, the
+// target, the query, each header field, the body's framing, media type, coding and size),
+// each with where it is defined, the values that exercise it, and what the interface document
+// makes of it. The case generator varies a request part by part from this data; nothing here
+// sends anything. docs/anatomy.md is written from it (a test keeps the two in step).
+package anatomy
+
+// Meaning is what the interface document makes of a part, or of one value of it.
+type Meaning int
+
+// Meanings.
+const (
+	// None: the document gives the part no meaning, so the answer must not change: the
+	// request is judged as if the part were not there (success stays success and stores what
+	// was sent; a listing stays the listing).
+	None Meaning = iota
+	// Fault: the value makes the request faulty under the document: the document's answer
+	// (Value.Status with an Error body), and 401 first when the key is missing or invalid.
+	Fault
+	// Open: the document leaves the answer open (RFC semantics a server may apply or not,
+	// a limit that is "not shown"): anything but a 5xx, a 4xx without an Error body, or a
+	// 2xx that contradicts the request.
+	Open
+)
+
+var meaningNames = [...]string{None: "none", Fault: "fault", Open: "open"}
+
+func (m Meaning) String() string { return meaningNames[m] }
+
+// Where is the region of the request a part lives in; it says how a value is applied.
+type Where string
+
+// Regions of a request.
+const (
+	// Method: Value.Text is the method sent instead of the operation's.
+	Method Where = "method"
+	// Target: Value.Text is the path sent, a template in which {base} stands for the base
+	// URL's path ("/v1") and {path} for the operation's path below it ("/pets/1"), both as
+	// the valid request writes them; for example "{base}/.{path}" or "{base}{path}/".
+	Target Where = "target"
+	// Query: Value.Text is appended to the query string as written (already
+	// percent-encoded), after the operation's own parameters, with an "&" between.
+	Query Where = "query"
+	// Header: Value.Text is the value of the field Part.Name, added to (or, when the valid
+	// request has the field, set in) the request; Value.Fields, when set, are the fields
+	// sent instead, in order (a field twice, a field and its variant).
+	Header Where = "header"
+	// Body: Value.Text names one of the body transforms below, applied to the valid body.
+	Body Where = "body"
+	// Framing: Value.Text names one of the framing choices below.
+	Framing Where = "framing"
+)
+
+// Body transforms (Value.Text of a Body part).
+const (
+	BodyBOM        = "bom"         // a UTF-8 byte order mark before the JSON text
+	BodyWhitespace = "whitespace"  // spaces, tabs and newlines around and between the tokens
+	BodyNewline    = "newline"     // a line feed after the JSON text
+	BodyGzip       = "gzip"        // the body gzip-compressed, with Content-Encoding: gzip
+	BodyDeflate    = "deflate"     // the body zlib-compressed, with Content-Encoding: deflate
+	BodyEmpty      = "empty"       // no bytes at all (Content-Length: 0)
+	BodyPad64K     = "pad-64k"     // an unknown member making the body about 64 KiB
+	BodyPad1M      = "pad-1m"      // an unknown member making the body about 1 MiB
+	BodyFormEncode = "form"        // the same fields as application/x-www-form-urlencoded
+	BodyOnGet      = "body-on-get" // a JSON body on a request whose operation takes none
+)
+
+// Framing choices (Value.Text of a Framing part).
+const (
+	FramingLength  = "content-length" // Content-Length (what every sender does by default)
+	FramingChunked = "chunked"        // Transfer-Encoding: chunked, no Content-Length
+	// FramingExpect asks for 100 Continue before the body (Expect: 100-continue).
+	FramingExpect = "expect-100"
+)
+
+// Level is how deep a run goes before a value is sent: the default run sends LevelDefault
+// values; `--depth deep` adds LevelDeep.
+type Level int
+
+// Depths.
+const (
+	LevelDefault Level = iota
+	LevelDeep
+)
+
+// Field is one header field as sent.
+type Field struct{ Name, Value string }
+
+// Value is one value of a part, with what it exercises.
+type Value struct {
+	// Slug names the value within its part, in case names ("lower", "twice", "8k").
+	Slug string
+	// Class is one of "ordinary", "odd", "invalid", "oversized".
+	Class string
+	// Words say what is sent, for a report ("X-Forwarded-Prefix: /admin").
+	Words string
+	// Text is what is sent; how it is applied depends on the part's Where.
+	Text string
+	// Fields replace the single field of a Header part (see Header).
+	Fields []Field
+	// Meaning overrides the part's, for this value; Overrides says so (the zero Meaning
+	// is None).
+	Meaning   Meaning
+	Overrides bool
+	// Status is a Fault's documented answer (400, 401, 404, 405); 0 means any 4xx with an
+	// Error body.
+	Status int
+	// Level: when the value is sent.
+	Level Level
+	// Why says what the interface document makes of this value, when it differs from the
+	// part's Why.
+	Why string
+}
+
+// Part is one part of a request a server may interpret.
+type Part struct {
+	// ID is stable and unique: "<where>/<name>", lower case ("header/x-http-method-override").
+	ID    string
+	Where Where
+	// Name is the header field or query parameter name, or a short name of the part.
+	Name string
+	// Defined are where the part is defined: RFC sections, or the documentation of the
+	// stacks that invented it.
+	Defined []string
+	// Meaning is what the interface document makes of the part; Why says why, citing it.
+	Meaning Meaning
+	Why     string
+	// Values exercise the part: ordinary, odd, invalid and oversized at the limits real
+	// servers use.
+	Values []Value
+	// Ops limits the part to these operations (operationIds); empty: every operation.
+	// BodyOnly limits it to operations that take a request body.
+	Ops      []string
+	BodyOnly bool
+	// Interacts names parts whose values are combined pairwise with this one's, with the
+	// reason in InteractsWhy.
+	Interacts    []string
+	InteractsWhy string
+	// Unsafe marks a part that can change what a request does (a method override, another
+	// target through normalisation or a forwarding header): it is sent only where the
+	// changed request would touch the run's own animals.
+	Unsafe bool
+	// NotSent, when set, says why the part is recorded but not sent (it needs a raw
+	// connection the run does not open, say).
+	NotSent string
+}
+
+// Convention is what one server stack interprets beyond the standards, from its documentation.
+type Convention struct {
+	// Stack is the framework, server or gateway ("nginx 1.22", "Express 4/5").
+	Stack string
+	// Source is where it is documented (a URL or a document and section).
+	Source string
+	// What the stack does, in a sentence.
+	What string
+	// Parts are the IDs of the parts that exercise it; empty: not covered, and Why says why.
+	Parts []string
+	Why   string
+}
