@@ -116,7 +116,8 @@ func TestVerdictsFollowTheDocument(t *testing.T) {
 	}
 }
 
-// Levels follow READINGS.md: a name that is not UTF-8 is the one SHOULD among the cases, and
+// Levels follow READINGS.md: a name that is not UTF-8 and two Authorization fields are the
+// SHOULD ones among the cases, and
 // a combination weighs what its verdict rests on: a Reject the strongest of its rejected
 // parts, so a MUST fault beside it keeps the case MUST; a rejected key MUST whatever else.
 func TestLevelsFollowTheReadings(t *testing.T) {
@@ -125,11 +126,15 @@ func TestLevelsFollowTheReadings(t *testing.T) {
 	ms := mutations(g, create)
 	for name, m := range ms {
 		want := report.Must
-		if name == "body-invalid-utf8" {
+		if name == "body-invalid-utf8" || name == "twice" || name == "wrong-then-key" {
 			want = report.Should
 		}
 		assert.Equal(t, want, m.Level, name)
 	}
+	// Two Authorization fields beside another fault: still 401 first, weighed at SHOULD.
+	twice := cases.Combine(create.ID, g.Valid(create), ms["twice"], ms["categoryId-string"])
+	assert.Equal(t, []int{401}, twice.Statuses)
+	assert.Equal(t, report.Should, twice.Level)
 	utf8 := find(t, g, create, cases.FamilyBody, "body-invalid-utf8")
 	assert.Equal(t, report.Should, utf8.Level)
 	assert.Contains(t, string(utf8.Request.Body.Bytes()), `"name":"`+"\xff"+`conformance-`, "the name, and nothing else, holds the byte")

@@ -286,16 +286,21 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 // forms that are not JSON, and the document says nothing of encodings; so a service that
 // takes it (storing U+FFFD, say) earns a warning, and a failure only when strict.
 func invalidUTF8(text string, valid func(*Request) []byte) Mutation {
-	m := mut("body", "body-invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", Reject, 400,
+	return should(mut("body", "body-invalid-utf8", text+" holding a byte that is not UTF-8 (RFC 8259 8.1)", Reject, 400,
 		"1 (JSON bodies); RFC 8259 8.1 (the sender MUST use UTF-8), 9 (a parser MAY accept other forms): SHOULD refuse",
 		func(r *Request) {
 			r.Body.Raw = []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
 			r.Body.Fields = nil
-		})
-	m.Level = report.Should
-	return m
+		}))
 }
 
 // oversizePad is the member that pads the oversized body to 1 MiB, made once: a run sends
 // that body with every auth variant.
 var oversizePad = sync.OnceValue(func() string { return `,"conformancePad":"` + strings.Repeat("x", 1<<20) + `"` })
+
+// should is m weighed at SHOULD (READINGS.md): an answer against its verdict is a warning,
+// and a failure only in a strict run.
+func should(m Mutation) Mutation {
+	m.Level = report.Should
+	return m
+}

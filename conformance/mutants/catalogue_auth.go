@@ -159,18 +159,20 @@ func authMutants(*facts) []Mutant {
 			Wrap:  kit.Request(func(r *http.Request) bool { return r.Header.Get("Authorization") == Key }, authorize),
 		},
 		{
-			Name:  "auth-last-field-wins",
-			Fault: "Of two Authorization fields the last one is read (a proxy appends the client's field after its own).",
-			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Name:    "auth-last-field-wins",
+			Fault:   "Of two Authorization fields the last one is read (a proxy appends the client's field after its own; caught in strict mode: refusing two fields is SHOULD).",
+			Catch:   []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Options: strict,
 			Wrap: kit.Request(func(r *http.Request) bool {
 				v := r.Header.Values("Authorization")
 				return len(v) > 1 && v[len(v)-1] == "Bearer "+Key
 			}, authorize),
 		},
 		{
-			Name:  "auth-repeated-field-collapsed",
-			Fault: "Two Authorization fields with the same value are collapsed into one and let in (a header de-duplicating proxy).",
-			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Name:    "auth-repeated-field-collapsed",
+			Fault:   "Two Authorization fields with the same value are collapsed into one and let in (a header de-duplicating proxy; caught in strict mode: refusing two fields is SHOULD).",
+			Catch:   []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Options: strict,
 			Wrap: kit.Request(func(r *http.Request) bool {
 				v := r.Header.Values("Authorization")
 				return len(v) == 2 && v[0] == v[1] && v[0] == "Bearer "+Key
