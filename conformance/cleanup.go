@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/petstore/petstore/conformance/cases"
-	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/wire"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -44,14 +44,8 @@ func (r *runner) cleanUp() {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			req, err := http.NewRequestWithContext(ctx, http.MethodDelete, r.sess.BaseURL()+cases.FillPath(op.Path, id), nil)
-			if err != nil {
-				return
-			}
-			r.sess.WithBaseQuery(req.URL)
-			r.sess.AddHeaders(req.Header)
-			req.Header.Set("Authorization", report.CredBearer.Value(r.sess.Key()))
-			r.sess.Send(req) // the session notes what the answer shows removed
+			// The session notes what the answer shows removed.
+			r.sess.SendRequest(ctx, wire.Request{Method: http.MethodDelete, Path: cases.FillPath(op.Path, id)})
 		})
 	}
 	wg.Wait()

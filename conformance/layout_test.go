@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"internal/words", "internal/jsonscan"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
 	{"reference", "conformance/report", "internal/document", "internal/grownspec"},
-	{"conformance/judge"},
+	{"conformance/judge", "conformance/wire", "conformance/anatomy"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy", "conformance/pact/check"},

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,8 +15,8 @@ import (
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/judge"
-	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
+	"github.com/petstore/petstore/conformance/wire"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -276,13 +275,7 @@ func (r *runner) everyOperationMissing() bool {
 		if r.opts.ReadOnly && cases.Unsafe(op.Method) {
 			continue
 		}
-		req, err := http.NewRequestWithContext(r.ctx, op.Method, r.sess.BaseURL()+cases.FillPath(op.Path, cases.ImpossibleID), nil)
-		if err != nil {
-			return false
-		}
-		r.sess.WithBaseQuery(req.URL)
-		r.sess.AddHeaders(req.Header)
-		resp, _, _, err := r.sess.Send(req)
+		resp, _, err := r.sess.SendRequest(r.ctx, wire.Request{Method: op.Method, Path: cases.FillPath(op.Path, cases.ImpossibleID), Auth: wire.AuthNone})
 		if errors.Is(err, exchange.ErrNotSent) {
 			continue // an operation on a collection, which the run never sends
 		}
@@ -375,21 +368,12 @@ func (r *runner) record(pet map[string]any, status string) {
 }
 
 func (r *runner) fetch(method, path string, in any, want int, out any) error {
-	var body []byte
+	q := wire.Request{Method: method, Path: path}
 	if in != nil {
-		body, _ = json.Marshal(in)
+		body, _ := json.Marshal(in)
+		q.Body, q.Header = wire.JSONBody(body), []wire.Header{{Name: "Content-Type", Value: "application/json"}}
 	}
-	req, err := http.NewRequestWithContext(r.ctx, method, r.sess.BaseURL()+path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	r.sess.WithBaseQuery(req.URL)
-	r.sess.AddHeaders(req.Header)
-	req.Header.Set("Authorization", report.CredBearer.Value(r.sess.Key()))
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, data, _, err := r.sess.Send(req)
+	resp, data, err := r.sess.SendRequest(r.ctx, q)
 	if errors.Is(err, exchange.ErrCannotJudge) {
 		return err
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -202,8 +203,9 @@ func keepExchanges(res *Result) {
 	res.Exchanges = kept
 }
 
-func (s caseSender) Send(req *http.Request, open bool) (*http.Response, error) {
-	return s.sess.Do(s.Recorder, open, req)
+func (s caseSender) Send(ctx context.Context, req cases.Request, open bool) (*http.Response, error) {
+	resp, _, err := s.sess.Exchange(ctx, s.Recorder, open, req)
+	return resp, err
 }
 
 func (s caseSender) Fork() (cases.Sender, func()) {

@@ -23,9 +23,6 @@ func RandomName(intn func(int) int) string {
 	return NamePrefix + string(b)
 }
 
-// WrongKey is a bearer token no target should accept.
-const WrongKey = "conformance-wrong-key"
-
 // Bounds of waiting for a target that shows what it stores only after a while.
 const (
 	VisibleWithin = 10 * time.Second

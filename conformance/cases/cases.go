@@ -10,7 +10,6 @@
 package cases
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -38,158 +37,6 @@ const (
 var verdictNames = [...]string{Accept: "accept", Reject: "reject", Open: "open"}
 
 func (v Verdict) String() string { return verdictNames[v] }
-
-// Auth is how a request presents the API key; the runner, which knows the key, writes it.
-type Auth int
-
-// Ways of presenting the key.
-const (
-	AuthKey          Auth = iota // Authorization: Bearer <key>
-	AuthNone                     // no Authorization header
-	AuthEmpty                    // Authorization with an empty value
-	AuthSchemeOnly               // Authorization: Bearer
-	AuthOtherScheme              // Authorization: Token <key>
-	AuthJunkAfter                // Authorization: Bearer <key> junk
-	AuthWrongKey                 // Authorization: Bearer conformance-wrong-key
-	AuthLowerScheme              // Authorization: bearer <key>
-	AuthDoubleSpace              // Authorization: Bearer  <key>
-	AuthTwice                    // two Authorization fields, both Bearer <key>
-	AuthWrongThenKey             // two Authorization fields: a wrong key, then the key
-	AuthOddToken                 // Authorization: Bearer conformance-wrong!key
-	AuthQuotedKey                // Authorization: Bearer "<key>"
-	AuthKeyAlone                 // Authorization: <key>, no scheme
-)
-
-// Place is where else than the Authorization field a request offers the key: a query
-// parameter, a cookie or another header field, under Name. The zero Place offers it nowhere
-// else.
-type Place struct{ In, Name string }
-
-// Where a Place is.
-const (
-	InQuery  = "query"
-	InCookie = "cookie"
-	InHeader = "header"
-)
-
-func (p Place) String() string {
-	switch p.In {
-	case InQuery:
-		return "?" + p.Name + "=<key>"
-	case InCookie:
-		return "Cookie: " + p.Name + "=<key>"
-	case InHeader:
-		return p.Name + ": <key>"
-	}
-	return "nowhere else"
-}
-
-// Param is one query parameter as sent: name and value already percent-encoded.
-type Param struct{ Name, Value string }
-
-// Header is one request header field.
-type Header struct{ Name, Value string }
-
-// Field is one member of a JSON object body, in order (a name may come twice).
-type Field struct {
-	Name string
-	// JSON is the member's value as written.
-	JSON string
-	// Want are the values (as JSON) a service that answers 2xx may have stored for Name;
-	// nil: not compared (an unknown property, a default the document leaves open).
-	Want []string
-}
-
-// Body is a request body: an object built from Fields, or Raw bytes. When Raw is set,
-// Fields still describe what a service that accepts it must store.
-type Body struct {
-	Fields []Field
-	Raw    []byte
-	// Pad, when set, is a member written before the closing brace of the object the body
-	// otherwise is: the oversized body's megabyte, made when the body is sent, not with every
-	// case generated.
-	Pad string
-}
-
-// Bytes is the body as sent.
-func (b *Body) Bytes() []byte {
-	out := b.object()
-	if n := len(out); b.Pad != "" && n > 0 && out[n-1] == '}' {
-		return append(append(append(make([]byte, 0, n+len(b.Pad)), out[:n-1]...), b.Pad...), '}')
-	}
-	return out
-}
-
-func (b *Body) object() []byte {
-	if b.Raw != nil {
-		return b.Raw
-	}
-	var s strings.Builder
-	s.WriteByte('{')
-	for i, f := range b.Fields {
-		if i > 0 {
-			s.WriteByte(',')
-		}
-		fmt.Fprintf(&s, "%q:%s", f.Name, f.JSON)
-	}
-	s.WriteByte('}')
-	return []byte(s.String())
-}
-
-// Wants maps each compared field to the values a service may have stored for it. A field
-// sent twice may hold either value; a field any of whose members is not compared is left out.
-func (b *Body) Wants() map[string][]string {
-	out := map[string][]string{}
-	skip := map[string]bool{}
-	for _, f := range b.Fields {
-		if f.Want == nil {
-			skip[f.Name] = true
-			continue
-		}
-		out[f.Name] = append(out[f.Name], f.Want...)
-	}
-	for n := range skip {
-		delete(out, n)
-	}
-	return out
-}
-
-func (b *Body) clone() *Body {
-	if b == nil {
-		return nil
-	}
-	return &Body{Fields: slices.Clone(b.Fields), Raw: b.Raw, Pad: b.Pad}
-}
-
-// Request is one request, relative to the target's base URL.
-type Request struct {
-	Method string
-	// Path is the path below the base URL, already percent-encoded ("/pets/1").
-	Path   string
-	Query  []Param
-	Header []Header
-	Auth   Auth
-	// KeyAt offers the key somewhere else too (the zero Place: nowhere).
-	KeyAt Place
-	// Body is nil for a request without one.
-	Body *Body
-}
-
-func (r Request) clone() Request {
-	r.Query = slices.Clone(r.Query)
-	r.Header = slices.Clone(r.Header)
-	r.Body = r.Body.clone()
-	return r
-}
-
-// RawQuery is the query string as sent.
-func (r Request) RawQuery() string {
-	parts := make([]string, len(r.Query))
-	for i, p := range r.Query {
-		parts[i] = p.Name + "=" + p.Value
-	}
-	return strings.Join(parts, "&")
-}
 
 // Mutation is one change to an operation's valid request, with what the document says of it.
 type Mutation struct {
@@ -267,7 +114,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	// changes built.
 	ms = slices.Clone(ms)
 	slices.SortStableFunc(ms, func(a, b Mutation) int { return boolInt(a.Part == "body") - boolInt(b.Part == "body") })
-	c := Case{Op: op, base: base, mutations: ms, Request: base.clone(), Verdict: Accept}
+	c := Case{Op: op, base: base, mutations: ms, Request: base.Clone(), Verdict: Accept}
 	var names, words, sections, reasons []string
 	authRejected, openParts := false, false
 	statuses := []int{}

@@ -78,7 +78,7 @@ func (g *Generator) Valid(op spec.Operation) Request {
 		r.Path = strings.ReplaceAll(r.Path, "{"+p.Name+"}", g.knownID(op))
 	}
 	if mt, s := requestBody(op); s != nil {
-		r.Header = append(r.Header, Header{"Content-Type", mt})
+		r.Header = append(r.Header, Header{Name: "Content-Type", Value: mt})
 		r.Body = &Body{}
 		for _, name := range properties(s) {
 			if v, ok := g.validValue(name, s.Properties[name].Value); ok {
@@ -137,7 +137,7 @@ func (g *Generator) Mutations(op spec.Operation, family string) []Mutation {
 		if len(out) > 0 {
 			out = append(out, mut("query.unknown", "unknown-param", "an unknown query parameter conformance=1", Open, 0,
 				"4.1 (the parameters); the document does not say whether others are refused",
-				func(r *Request) { r.Query = append(r.Query, Param{"conformance", "1"}) }))
+				func(r *Request) { r.Query = append(r.Query, Param{Name: "conformance", Value: "1"}) }))
 		}
 		return out
 	case FamilyPath:

@@ -24,7 +24,7 @@ func headerMutations(op spec.Operation) []Mutation {
 					return
 				}
 			}
-			r.Header = append(r.Header, Header{name, value})
+			r.Header = append(r.Header, Header{Name: name, Value: value})
 		}
 	}
 	if mt, s := requestBody(op); s != nil {
@@ -113,9 +113,9 @@ func authMutations() []Mutation {
 // keyPlaces are where the defaults of common frameworks and gateways read an API key besides
 // the Authorization field: query parameters, cookies and header fields under the names in use.
 var keyPlaces = []Place{
-	{InQuery, "access_token"}, {InQuery, "api_key"}, {InQuery, "apiKey"}, {InQuery, "key"}, {InQuery, "token"},
-	{InCookie, "access_token"}, {InCookie, "api_key"}, {InCookie, "token"},
-	{InHeader, "X-API-Key"}, {InHeader, "Api-Key"}, {InHeader, "X-Auth-Token"}, {InHeader, "X-Access-Token"},
+	{In: InQuery, Name: "access_token"}, {In: InQuery, Name: "api_key"}, {In: InQuery, Name: "apiKey"}, {In: InQuery, Name: "key"}, {In: InQuery, Name: "token"},
+	{In: InCookie, Name: "access_token"}, {In: InCookie, Name: "api_key"}, {In: InCookie, Name: "token"},
+	{In: InHeader, Name: "X-API-Key"}, {In: InHeader, Name: "Api-Key"}, {In: InHeader, Name: "X-Auth-Token"}, {In: InHeader, Name: "X-Access-Token"},
 }
 
 // placeSlug names p in a case's name: "query-api_key", "cookie-token", "header-x-api-key".
@@ -127,7 +127,7 @@ func queryMutations(p *openapi3.Parameter) []Mutation {
 	set := func(values ...string) func(*Request) {
 		return func(r *Request) {
 			for _, v := range values {
-				r.Query = append(r.Query, Param{url.QueryEscape(p.Name), v})
+				r.Query = append(r.Query, Param{Name: url.QueryEscape(p.Name), Value: v})
 			}
 		}
 	}
@@ -190,7 +190,7 @@ func queryMutations(p *openapi3.Parameter) []Mutation {
 		upper := strings.ToUpper(p.Name)
 		out = append(out, mut(part, p.Name+"-name-upper", fmt.Sprintf("%s=%d, the parameter name in upper case (so no %s)", upper, hi, p.Name), Open, 0,
 			fmt.Sprintf("4.1 rule 1 (without %s, at most %d); whether an unknown parameter is refused: not shown", p.Name, def),
-			func(r *Request) { r.Query = append(r.Query, Param{upper, strconv.FormatInt(hi, 10)}) }))
+			func(r *Request) { r.Query = append(r.Query, Param{Name: upper, Value: strconv.FormatInt(hi, 10)}) }))
 	case len(s.Enum) > 0:
 		filter := "4.1 rule 2 (only animals with that status)"
 		open := fmt.Sprintf("7 (the response to an invalid %s filter value: not shown)", p.Name)

@@ -1,7 +1,6 @@
 package cases
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/wire"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -49,17 +49,13 @@ func (r *run) judgeCase(k Case) {
 		}
 		k.Request.Path = WithOwnAnimal(k.Request.Path, id)
 	}
-	req, err := r.request(k.Request)
-	if err != nil {
-		r.failf("the case cannot be sent: %v", err)
-		return
-	}
+	ctx := r.Ctx
 	if k.Verdict == Reject && slices.Equal(k.Statuses, []int{http.StatusUnauthorized}) {
-		req = req.WithContext(judge.MayAnswerUnread(req.Context())) // 401 needs none of the body
+		ctx = judge.MayAnswerUnread(ctx) // 401 needs none of the body
 	}
 	before := r.to.FailureCount()
 	r.lastStatus = 0
-	resp, err := r.to.Send(req, k.Verdict != Accept)
+	resp, err := r.to.Send(ctx, k.Request, k.Verdict != Accept)
 	if err != nil {
 		return // recorded: no answer (the rule is inconclusive), or a cut body
 	}
@@ -214,44 +210,6 @@ func isProbeField(k Case, name string) bool {
 	return len(ms) == 1 && ms[0].Part == "body."+name
 }
 
-// request builds the HTTP request of a case: the path and query exactly as written, the key
-// presented as the case says.
-func (r *run) request(q Request) (*http.Request, error) {
-	u, err := url.Parse(r.BaseURL + q.Path)
-	if err != nil {
-		return nil, err
-	}
-	u.RawQuery = q.RawQuery()
-	var body io.Reader
-	if q.Body != nil {
-		body = bytes.NewReader(q.Body.Bytes())
-	}
-	req, err := http.NewRequestWithContext(r.Ctx, q.Method, u.String(), body)
-	if err != nil {
-		return nil, err
-	}
-	req.URL = u // keep the path's encoding as written
-	for _, h := range q.Header {
-		req.Header.Add(h.Name, h.Value)
-	}
-	for _, v := range authValues(q.Auth, r.Key) {
-		req.Header.Add("Authorization", v)
-	}
-	switch q.KeyAt.In {
-	case InQuery:
-		s := url.QueryEscape(q.KeyAt.Name) + "=" + url.QueryEscape(r.Key)
-		if req.URL.RawQuery != "" {
-			s = req.URL.RawQuery + "&" + s
-		}
-		req.URL.RawQuery = s
-	case InCookie:
-		req.Header.Add("Cookie", q.KeyAt.Name+"="+r.Key)
-	case InHeader:
-		req.Header.Add(q.KeyAt.Name, r.Key)
-	}
-	return req, nil
-}
-
 // errNoOwnAnimal: the animal a case was to act on could not be created, so the case is not
 // sent (its room under --max-creates was claimed by mayCreate).
 type errNoOwnAnimal struct{ why string }
@@ -264,13 +222,8 @@ func (e errNoOwnAnimal) Error() string {
 // recorded with the case, so a report shows what the case acted on.
 func (r *run) ownAnimal() (string, error) {
 	body, _ := json.Marshal(r.Fixture.NewPet())
-	req, err := http.NewRequestWithContext(r.Ctx, http.MethodPost, r.BaseURL+r.fam.facts.ByID[spec.OpCreate].Path, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", report.CredBearer.Value(r.Key))
-	resp, err := r.to.Send(req, false)
+	resp, err := r.to.Send(r.Ctx, Request{Method: http.MethodPost, Path: r.fam.facts.ByID[spec.OpCreate].Path,
+		Header: []Header{{Name: "Content-Type", Value: "application/json"}}, Body: wire.JSONBody(body)}, false)
 	if err != nil {
 		return "", errNoOwnAnimal{err.Error()}
 	}
@@ -283,39 +236,6 @@ func (r *run) ownAnimal() (string, error) {
 		return "", errNoOwnAnimal{"createPet answered no id"}
 	}
 	return id, nil
-}
-
-// authValues are the Authorization fields a case sends.
-func authValues(a Auth, key string) []string {
-	switch a {
-	case AuthKey:
-		return []string{report.CredBearer.Value(key)}
-	case AuthEmpty:
-		return []string{""}
-	case AuthSchemeOnly:
-		return []string{"Bearer"}
-	case AuthOtherScheme:
-		return []string{report.CredToken.Value(key)}
-	case AuthJunkAfter:
-		return []string{report.CredJunkAfter.Value(key)}
-	case AuthLowerScheme:
-		return []string{report.CredBearerLower.Value(key)}
-	case AuthDoubleSpace:
-		return []string{report.CredDoubleSpace.Value(key)}
-	case AuthTwice:
-		return []string{report.CredBearer.Value(key), report.CredBearer.Value(key)}
-	case AuthWrongThenKey:
-		return []string{"Bearer " + WrongKey, report.CredBearer.Value(key)}
-	case AuthOddToken:
-		return []string{"Bearer conformance-wrong!key"}
-	case AuthWrongKey:
-		return []string{"Bearer " + WrongKey}
-	case AuthQuotedKey:
-		return []string{report.CredQuoted.Value(key)}
-	case AuthKeyAlone:
-		return []string{report.CredKeyAlone.Value(key)}
-	}
-	return nil
 }
 
 // successStatus is the operation's documented 2xx status (201 for createPet).
@@ -340,11 +260,7 @@ func (r *run) getCreated(id string) map[string]any {
 	}
 	path := FillPath(r.fam.facts.ByID[spec.OpGet].Path, url.PathEscape(id))
 	found := Eventually(r.Ctx, wait, func() bool {
-		req, err := r.request(Request{Method: http.MethodGet, Path: path, Auth: AuthKey})
-		if err != nil {
-			return true
-		}
-		resp, err := r.to.Send(req, false)
+		resp, err := r.to.Send(r.Ctx, Request{Method: http.MethodGet, Path: path, Auth: AuthKey}, false)
 		if err != nil {
 			return true
 		}

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -17,9 +18,10 @@ import (
 // session (conformance/exchange), so the cases' requests are capped, validated against the
 // spec and redacted as every other request is.
 type Sender interface {
-	// Send sends req, recorded and validated against the spec; open accepts any 4xx status
-	// with an Error body (a case the document leaves open).
-	Send(req *http.Request, open bool) (*http.Response, error)
+	// Send sends req (built by the session for its target and key), recorded and validated
+	// against the spec; open accepts any 4xx status with an Error body (a case the document
+	// leaves open).
+	Send(ctx context.Context, req Request, open bool) (*http.Response, error)
 	// Fork returns an empty Sender over the same session, and merge, which appends what the
 	// fork recorded to this one: a case records on its own, and shrinking tries candidates
 	// without reporting them.

@@ -37,6 +37,13 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
 		}
 	}
+	if req.Host != "" && req.Host != req.URL.Host {
+		b.WriteString(" -H " + shellQuote("Host: "+s.Redact(req.Host)))
+	}
+	if len(req.TransferEncoding) > 0 {
+		// curl sends a body of its own choosing with its length; this asks for chunks.
+		b.WriteString(" -H " + shellQuote("Transfer-Encoding: "+strings.Join(req.TransferEncoding, ", ")))
+	}
 	pipe := ""
 	switch {
 	case len(body) > 0 && unprintable(body) && !strings.Contains(s.Redact(string(body)), report.KeyPlaceholder):

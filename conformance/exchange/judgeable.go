@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance/report"
+
+	"github.com/petstore/petstore/conformance/wire"
 )
 
 // What keeps a run's verdict about the target, not about the machine or the network: a
@@ -293,13 +295,10 @@ func (s *Session) answers(ctx context.Context) bool {
 	when := time.Now().UTC()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.baseURL+s.listPath, nil)
+	req, err := s.HTTPRequest(ctx, wire.Request{Method: http.MethodGet, Path: s.listPath})
 	if err != nil {
 		return true
 	}
-	s.WithBaseQuery(req.URL)
-	s.AddHeaders(req.Header)
-	req.Header.Set("Authorization", report.CredBearer.Value(s.key))
 	s.requests.Add(1)
 	resp, err := s.fresh.Do(req)
 	if err == nil {

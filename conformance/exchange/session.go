@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -163,8 +164,11 @@ func bufferBody(req *http.Request) ([]byte, error) {
 	}
 	reqBody := buf.Bytes()
 	// A known length: the body goes out with Content-Length (an empty one with
-	// Content-Length: 0), never chunked, as the curl line repeats it.
-	req.ContentLength = int64(len(reqBody))
+	// Content-Length: 0), as the curl line repeats it; chunked only when the request asks
+	// for it (Request.Chunked).
+	if !slices.Contains(req.TransferEncoding, "chunked") {
+		req.ContentLength = int64(len(reqBody))
+	}
 	req.Body = io.NopCloser(bytes.NewReader(reqBody))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(reqBody)), nil }
 	if len(reqBody) == 0 {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/wire"
 )
 
 // Target is the service under test, as run, explore and replay are given it.
@@ -45,16 +45,13 @@ func (s *Session) ResetStore(ctx context.Context, adminKey string) error {
 	if s.readOnly {
 		return &NotSentError{"POST " + ResetPath + ": the run is read-only and sends only GET and HEAD"}
 	}
-	root := *s.base
-	root.Path, root.RawPath = strings.TrimSuffix(strings.TrimSuffix(root.Path, "/"), s.specBase)+ResetPath, ""
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, root.String(), http.NoBody)
+	root := strings.TrimSuffix(strings.TrimSuffix(s.base.EscapedPath(), "/"), s.specBase)
+	req, err := s.build(ctx, wire.Request{Method: http.MethodPost, Target: root + ResetPath}, adminKey)
 	if err != nil {
 		return err
 	}
-	s.AddHeaders(req.Header)
-	req.Header.Set("Authorization", report.CredBearer.Value(adminKey))
 	hide := func(e error) string { return strings.ReplaceAll(s.Redact(e.Error()), adminKey, "***") }
 	s.requests.Add(1)
 	resp, err := s.client.Do(req)

@@ -3,8 +3,6 @@ package explore
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -13,10 +11,8 @@ import (
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/conformance/wire"
 )
-
-// wrongKey is the bearer token of the steps that send a wrong key.
-const wrongKey = "explore-not-the-key"
 
 // maxKept is what a violation's message keeps of an answer's body.
 const maxKept = 2 << 10
@@ -244,26 +240,19 @@ type reply struct {
 // request got no answer; the error, when the step cannot be judged at all (the guard kept it
 // back, the target can no longer be judged, the run ended).
 func (r *runner) send(ctx context.Context, ex *Exchange, method, rel string, st Step) (reply, error) {
-	var body io.Reader
+	q := wire.Request{Method: method, Path: rel, Header: []wire.Header{{Name: "Accept", Value: "application/json"}}}
 	if st.Op == opCreate {
-		body = strings.NewReader(st.Body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, r.sess.BaseURL()+rel, body)
-	if err != nil {
-		return reply{}, err
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		q.Body = wire.JSONBody([]byte(st.Body))
+		q.Header = append(q.Header, wire.Header{Name: "Content-Type", Value: "application/json"})
 	}
 	switch st.Auth {
-	case "":
-		req.Header.Set("Authorization", report.CredBearer.Value(r.t.APIKey))
 	case authWrong:
-		req.Header.Set("Authorization", "Bearer "+wrongKey)
+		q.Auth = wire.AuthWrongKey
+	case authNone:
+		q.Auth = wire.AuthNone
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
-	resp, b, err := r.sess.DoRead(rec, true, req)
+	resp, b, err := r.sess.Exchange(ctx, rec, true, q)
 	ex.rec = rec
 	switch {
 	case err == nil:
