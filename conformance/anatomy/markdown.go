@@ -119,8 +119,11 @@ func writeCounts(w io.Writer, parts []Part, level Level) {
 	if level == LevelDeep {
 		what = "more values"
 	}
-	fmt.Fprintf(w, "%d %s (%s), %d of them of unsafe parts. Each is sent in every operation its part applies to, "+
-		"once with the key and once without.\n\n", total, what, strings.Join(by, ", "), unsafe)
+	fmt.Fprintf(w, "%d %s (%s), %d of them of unsafe parts.", total, what, strings.Join(by, ", "), unsafe)
+	if level == LevelDefault {
+		fmt.Fprint(w, " Each is sent in every operation its part applies to, once with the key and once without.")
+	}
+	fmt.Fprint(w, "\n\n")
 }
 
 // partCell names a part and what limits it.
