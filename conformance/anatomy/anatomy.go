@@ -52,6 +52,11 @@ const (
 	Framing Where = "framing"
 )
 
+// Key stands for the run's API key in the Text or the Fields of a Header value
+// ("Bearer {key}"): values of the Authorization part need the key, which this data does not
+// hold. A value without Key is sent beside the run's own Authorization field.
+const Key = "{key}"
+
 // Body transforms (Value.Text of a Body part).
 const (
 	BodyBOM        = "bom"         // a UTF-8 byte order mark before the JSON text
