@@ -149,7 +149,7 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 func (r *runner) caseEnv() cases.Env {
 	return cases.Env{Ctx: r.ctx, Now: r.opts.Now, BaseURL: r.sess.BaseURL(), Key: r.sess.Key(), Wait: r.opts.Wait,
 		Fixture: rules.CaseFixture(r.facts, r.fixture),
-		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
+		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Depth: depth(r.opts), Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
 			MaxCreates: r.opts.MaxCreates, Reserve: r.reserve, WaitedInVain: &r.waitedInVain}}
 }
 
@@ -163,6 +163,14 @@ func strength(o Options) int {
 		return cases.FuzzStrength
 	}
 	return cases.DefaultStrength
+}
+
+// depth is how much of the request space the cases send: deeper with --depth deep.
+func depth(o Options) cases.Depth {
+	if o.Deep {
+		return cases.DepthDeep
+	}
+	return cases.DepthDefault
 }
 
 // caseSender sends a family's cases through the session, recorded into the rule's recorder.

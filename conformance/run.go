@@ -60,6 +60,10 @@ type Options struct {
 	// Strength is how many other variants the combinations with a rejected key hold
 	// together, every t-tuple covered (1 to 3); zero is 2, or 3 with Fuzz.
 	Strength int
+	// Deep sends the deeper setting (--depth deep, docs/anatomy.md): the anatomy's deep
+	// values, and every rejected form of the key combined with every other variant instead
+	// of the two kinds of missing key (as Fuzz's strength does too).
+	Deep bool
 	// MaxCreates caps the animals the run creates; cases that would create more are
 	// skipped and counted. Zero means DefaultMaxCreates.
 	MaxCreates int

@@ -55,7 +55,8 @@ func TestReferencePassesAll(t *testing.T) {
 			"auth/getPet-missing", "auth/getPet-wrong-key", "auth/getPet-not-bearer", "auth/getPet-basic", "auth/getPet-near-key",
 			"auth/getPet-empty-token", "auth/getPet-www-authenticate", "auth/getPet-scheme-case", "errors/not-found", "errors/machine-readable-code",
 			"getPet/created-returned", "getPet/listed-returned", "getPet/unknown-id", "getPet/non-integer-id",
-			"getPet/deprecation-headers", "getPet/deprecation-headers-sent", "getPet/cases-headers", "getPet/cases-path", "getPet/cases-auth"}},
+			"getPet/deprecation-headers", "getPet/deprecation-headers-sent", "getPet/cases-headers", "getPet/cases-path", "getPet/cases-auth",
+			"getPet/cases-anatomy"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := run(t, serve(t, newReference(t, tt.now, reference.Config{})), conformance.Options{Now: tt.now, Strict: tt.strict})

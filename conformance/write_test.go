@@ -30,7 +30,9 @@ import (
 func failingReport(t *testing.T) *conformance.Report {
 	doc, err := spec.Parse(document.Spec) // the writers' tests read a report of known rules
 	require.NoError(t, err)
-	return run(t, serve(t, openDoor(newReference(t, beforeSunset, reference.Config{Spec: doc}))), conformance.Options{Spec: doc})
+	// The anatomy's families are left out: the writers' fixture is the catalogue the open
+	// door fails mostly for one cause, which the anatomy's open answers would outnumber.
+	return run(t, serve(t, openDoor(newReference(t, beforeSunset, reference.Config{Spec: doc}))), conformance.Options{Spec: doc, Skip: []string{"*/cases-anatomy"}})
 }
 
 func TestWritersNeverShowTheKey(t *testing.T) {
@@ -68,7 +70,11 @@ func TestWriteJSON(t *testing.T) {
 	var back conformance.Report
 	require.NoError(t, json.Unmarshal(out.Bytes(), &back))
 	assert.Equal(t, rep.Counts, back.Counts)
-	assert.Equal(t, rep.Results, back.Results)
+	// What the JSON form holds comes back as it was written: bytes that are not UTF-8 (a
+	// gzip body sent) are kept as U+FFFD, so the report read back writes the same text.
+	var again bytes.Buffer
+	require.NoError(t, conformance.WriteJSON(&again, &back))
+	assert.JSONEq(t, out.String(), again.String())
 
 	var raw map[string]any
 	require.NoError(t, json.Unmarshal(out.Bytes(), &raw))

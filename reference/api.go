@@ -198,6 +198,13 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.RawPath != "" && !strings.Contains(strings.ToUpper(r.URL.RawPath), "%2F") {
 		r.URL.RawPath = ""
 	}
+	if r.Method == http.MethodHead {
+		// HEAD is GET without content (RFC 9110 9.3.2; 9.1: every general-purpose server
+		// supports both): served by the GET operation, and net/http drops the body.
+		get := *r
+		get.Method = http.MethodGet
+		r = &get
+	}
 	route, params, err := a.findRoute(r)
 	if err != nil {
 		if errors.Is(err, routers.ErrMethodNotAllowed) {
@@ -321,6 +328,9 @@ func (a *api) allowed(r *http.Request) string {
 		probe.Method = m
 		if _, _, err := a.route(probe); err == nil {
 			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
 		}
 	}
 	return strings.Join(allow, ", ")

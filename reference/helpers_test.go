@@ -141,6 +141,9 @@ func allowHeader(path string) string {
 	for _, o := range shipped.Ops {
 		if o.Path == path {
 			ms = append(ms, o.Method)
+			if o.Method == "GET" {
+				ms = append(ms, "HEAD") // served as GET (RFC 9110 9.3.2)
+			}
 		}
 	}
 	slices.Sort(ms)

@@ -116,7 +116,8 @@ var hostileCases = []struct {
 	{"401 key with a suffix", 0, req{method: "GET", path: "/v1/pets", auth: authed + " x"}, 401, CodeUnauthorized},
 
 	// Methods the spec does not declare.
-	{"405 HEAD", 0, req{method: "HEAD", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
+	{"HEAD served as GET", 0, req{method: "HEAD", path: "/v1/pets", auth: authed}, 200, ""},
+	{"HEAD without a key", 0, req{method: "HEAD", path: "/v1/pets"}, 401, CodeUnauthorized},
 	{"405 OPTIONS", 0, req{method: "OPTIONS", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 TRACE", 0, req{method: "TRACE", path: "/v1/pets/1", auth: authed}, 405, CodeMethodNotAllowed},
 	{"405 invented method", 0, req{method: "BREW", path: "/v1/pets", auth: authed}, 405, CodeMethodNotAllowed},

@@ -116,6 +116,10 @@ type Value struct {
 	// Why says what the interface document makes of this value, when it differs from the
 	// part's Why.
 	Why string
+	// Covered names the generated case that already sends this value with its verdict
+	// ("createPet/cases-headers content-type-charset"): the anatomy's family does not send
+	// it again.
+	Covered string
 }
 
 // Part is one part of a request a server may interpret.
@@ -146,6 +150,10 @@ type Part struct {
 	// target through normalisation or a forwarding header): it is sent only where the
 	// changed request would touch the run's own animals.
 	Unsafe bool
+	// MethodOverride marks a part whose value names a method a stack may act on instead of
+	// the request's own (the method in Value.Text, after "=" for a query parameter): it is
+	// sent only where that method would touch the run's own animals, or change nothing.
+	MethodOverride bool
 	// NotSent, when set, says why the part is recorded but not sent (it needs a raw
 	// connection the run does not open, say).
 	NotSent string

@@ -166,8 +166,9 @@ func TestUnsafePartsAreMarked(t *testing.T) {
 	}
 }
 
-// The readings of READINGS.md are kept: two Authorization fields are a 401 held as SHOULD,
-// the lower-case scheme is open, the method overrides change nothing.
+// The readings of READINGS.md and docs/readings.md are kept: two Authorization fields are a
+// 401 held as SHOULD, the lower-case scheme is open, a method-override header changes
+// nothing, an unknown query parameter (_method too) and a media type parameter may be refused.
 func TestReadings(t *testing.T) {
 	byID := partsByID(t)
 	auth := byID["header/authorization"]
@@ -178,11 +179,12 @@ func TestReadings(t *testing.T) {
 	assert.Contains(t, v.Why, "RFC 9110 §5.3")
 	assert.Len(t, v.Fields, 2)
 	assert.Equal(t, Open, meaningOf(auth, value(t, auth, "lower-scheme")))
-	for _, id := range []string{"header/x-http-method-override", "query/method-override"} {
-		assert.Equal(t, None, byID[id].Meaning, id)
-	}
+	assert.Equal(t, None, byID["header/x-http-method-override"].Meaning)
+	assert.Equal(t, Open, byID["query/method-override"].Meaning)
+	assert.Equal(t, Open, byID["query/unknown"].Meaning)
 	ct := byID["header/content-type"]
-	assert.Equal(t, None, meaningOf(ct, value(t, ct, "charset")))
+	assert.Equal(t, Open, meaningOf(ct, value(t, ct, "charset")))
+	assert.Equal(t, None, meaningOf(ct, value(t, ct, "upper")))
 	assert.Equal(t, Open, meaningOf(ct, value(t, ct, "text-plain")))
 	assert.Equal(t, Open, meaningOf(ct, value(t, ct, "form")))
 	acc := byID["header/accept"]
@@ -226,5 +228,24 @@ func TestConventions(t *testing.T) {
 			found = found || strings.Contains(s, want)
 		}
 		assert.True(t, found, "no convention of %s", want)
+	}
+}
+
+// A header value without Fields is sent under the part's Name, which must then be a field
+// name (RFC 9110 5.1: a token), not a description.
+func TestHeaderPartsNameTheirField(t *testing.T) {
+	token := regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	for _, p := range Parts() {
+		if p.Where != Header || p.NotSent != "" {
+			continue
+		}
+		for _, v := range p.Values {
+			if len(v.Fields) == 0 {
+				assert.Regexp(t, token, p.Name, "%s %s", p.ID, v.Slug)
+			}
+			for _, f := range v.Fields {
+				assert.Regexp(t, token, f.Name, "%s %s", p.ID, v.Slug)
+			}
+		}
 	}
 }

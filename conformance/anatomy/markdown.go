@@ -42,7 +42,12 @@ func WriteMarkdown(w io.Writer) error {
 		"invalid and something else wrong too\" is a MUST 401). Each default value is therefore sent twice in every " +
 		"operation it applies to: with the key and without.\n")
 	p("- An **unsafe** part can change what a request does (a method override, a forwarding field, a path that climbs " +
-		"out of the base): it is sent only where the changed request would touch the run's own animals.\n\n")
+		"out of the base): it is sent only where the changed request would touch the run's own animals.\n")
+	p("- A value another family of generated cases sends already (the Content-Type and Accept variants, the forms of the " +
+		"key, the repeated and unknown query parameters, the BOM and the 1 MiB body) says so (\"sent by\") and is not sent twice.\n")
+	p("- A value that may address another resource than the operation (another target, Host or method) is judged " +
+		"without a key as any 4xx with an Error record or a redirect, never a success; an `Expect` the HTTP layer answers " +
+		"before any handler too. docs/readings.md gives the readings.\n\n")
 
 	for _, r := range regions {
 		p("## %s\n\n", r.title)
@@ -59,8 +64,20 @@ func WriteMarkdown(w io.Writer) error {
 
 	p("## What the default run sends\n\n")
 	writeCounts(b, parts, LevelDefault)
+	p("Besides the anatomy, the default run sends every variant of the other families alone (body properties, the body " +
+		"as a whole, Content-Type and Accept, query and path parameters, every form of the key), and combines every " +
+		"refused or open variant with the two ways a request lacks a valid key that take different paths through a " +
+		"stack: no Authorization field, and a field holding a key the service does not hold (every pair covered). " +
+		"`conformance list` prints each family's cases and requests.\n\n")
+	p("Pairs of anatomy parts are sent only where the parts can interact (the `with` notes above: a media type and a " +
+		"content coding, a method override and another method, a forwarded prefix and a trailing-slash redirect).\n\n")
 	p("## What --depth deep adds\n\n")
 	writeCounts(b, parts, LevelDeep)
+	p("and every rejected form of the key (the scheme alone, another scheme, junk after the key, quotes, two fields, " +
+		"the key without a scheme...) combined with every other variant, every pair covered; `--fuzz N` adds random " +
+		"combinations and every triple. What the default leaves out is therefore: the deep values above (the rarer " +
+		"forms, oversized fields beyond 16 KiB, the conditional and range fields, most method and query forms), and the " +
+		"rarer forms of a missing key met with each other fault; each of those forms is still sent alone.\n\n")
 
 	p("## Not covered, and why\n\n")
 	p("Recorded, not sent: Go's `net/http` client cannot send these (it refuses CR, LF and NUL in field values, " +
@@ -164,6 +181,9 @@ func valuesCell(p Part, level Level) string {
 			line += ")"
 		} else if v.Status != 0 {
 			line += fmt.Sprintf(" (%d)", v.Status)
+		}
+		if v.Covered != "" {
+			line += " — sent by " + escape(v.Covered)
 		}
 		lines = append(lines, line)
 	}

@@ -63,6 +63,12 @@ func fault(v Value, status int, why string) Value {
 	return v
 }
 
+// covered marks a value another family of generated cases sends already (Value.Covered).
+func covered(v Value, by string) Value {
+	v.Covered = by
+	return v
+}
+
 // fields makes a value send these header fields instead of the part's single one.
 func fields(v Value, f ...Field) Value {
 	v.Fields = f

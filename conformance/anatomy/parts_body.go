@@ -9,7 +9,7 @@ func bodyParts() []Part {
 			Meaning:  Open,
 			Why:      "RFC 8259 §8.1: a sender MUST NOT add a BOM, and a parser MAY ignore one rather than treat it as an error: refused (400) or parsed, open",
 			BodyOnly: true,
-			Values:   []Value{def(val("bom", odd, "a UTF-8 BOM before the JSON text", BodyBOM))},
+			Values:   []Value{covered(def(val("bom", odd, "a UTF-8 BOM before the JSON text", BodyBOM)), "createPet/cases-body bom")},
 		},
 		{
 			ID: "body/whitespace", Where: Body, Name: "insignificant whitespace",
@@ -19,7 +19,7 @@ func bodyParts() []Part {
 			BodyOnly: true,
 			Values: []Value{
 				def(val("spaces", odd, "spaces, tabs and newlines between the tokens", BodyWhitespace)),
-				val("newline", ordinary, "a line feed after the JSON text", BodyNewline),
+				covered(val("newline", ordinary, "a line feed after the JSON text", BodyNewline), "createPet/cases-body trailing-newline"),
 			},
 		},
 		{
@@ -41,7 +41,7 @@ func bodyParts() []Part {
 			Meaning:  Fault,
 			Why:      "§4.2: the request body is required; without one the body misses the required fields: 400 with an Error body",
 			BodyOnly: true,
-			Values:   []Value{fault(val("empty", invalid, "no bytes at all (Content-Length: 0)", BodyEmpty), 400, "§4.2 and §7: body missing required fields, 400")},
+			Values:   []Value{covered(fault(val("empty", invalid, "no bytes at all (Content-Length: 0)", BodyEmpty), 400, "§4.2 and §7: body missing required fields, 400"), "createPet/cases-body body-none")},
 		},
 		{
 			ID: "body/size", Where: Body, Name: "body size",
@@ -51,7 +51,7 @@ func bodyParts() []Part {
 			BodyOnly: true,
 			Values: []Value{
 				val("64k", odd, "an unknown member making the body about 64 KiB (under Express's 100 KiB)", BodyPad64K),
-				def(val("1m", oversized, "an unknown member making the body about 1 MiB (nginx client_max_body_size 1m, Express json 100kb, Fastify 1 MiB)", BodyPad1M)),
+				covered(def(val("1m", oversized, "an unknown member making the body about 1 MiB (nginx client_max_body_size 1m, Express json 100kb, Fastify 1 MiB)", BodyPad1M)), "createPet/cases-body body-oversized"),
 			},
 			Interacts:    []string{"framing/expect-100"},
 			InteractsWhy: "a server that refuses the size should answer the expectation with 413 before the body (RFC 9110 §10.1.1)",

@@ -76,7 +76,7 @@ func conditionalParts() []Part {
 			InteractsWhy: "with Range, an If-Range that does not match makes the server send the whole (RFC 9110 §13.1.5): open",
 		},
 		{
-			ID: "header/range-on-post", Where: Header, Name: "Range (on POST)",
+			ID: "header/range-on-post", Where: Header, Name: "Range",
 			Defined: []string{"RFC 9110 §14.2"},
 			Meaning: None,
 			Why:     "RFC 9110 §14.2: range handling is defined for GET only, and a server MUST ignore Range on other methods: the answer must not change",

@@ -28,10 +28,11 @@ func forwardingParts() []Part {
 			"Go's client writes Host once from the request's Host or URL, and refuses an invalid one"),
 		{
 			ID: "header/x-http-method-override", Where: Header, Name: "X-HTTP-Method-Override",
-			Defined: []string{"Express method-override (default getter)", "Rack::MethodOverride", "Symfony http_method_override", "Slim MethodOverrideMiddleware", "Google APIs (X-HTTP-Method-Override)"},
-			Meaning: None,
-			Why:     noOverride,
-			Unsafe:  true,
+			Defined:        []string{"Express method-override (default getter)", "Rack::MethodOverride", "Symfony http_method_override", "Slim MethodOverrideMiddleware", "Google APIs (X-HTTP-Method-Override)"},
+			Meaning:        None,
+			Why:            noOverride,
+			Unsafe:         true,
+			MethodOverride: true,
 			Values: []Value{
 				def(val("get", odd, "X-HTTP-Method-Override: GET", "GET")),
 				def(val("delete", odd, "X-HTTP-Method-Override: DELETE", "DELETE")),
@@ -46,10 +47,11 @@ func forwardingParts() []Part {
 		},
 		{
 			ID: "header/x-http-method", Where: Header, Name: "X-HTTP-Method",
-			Defined: []string{"OData (X-HTTP-Method)", "Express method-override (custom getter)"},
-			Meaning: None,
-			Why:     noOverride,
-			Unsafe:  true,
+			Defined:        []string{"OData (X-HTTP-Method)", "Express method-override (custom getter)"},
+			Meaning:        None,
+			Why:            noOverride,
+			Unsafe:         true,
+			MethodOverride: true,
 			Values: []Value{
 				def(val("delete", odd, "X-HTTP-Method: DELETE", "DELETE")),
 				val("get", odd, "X-HTTP-Method: GET", "GET"),
@@ -57,10 +59,11 @@ func forwardingParts() []Part {
 		},
 		{
 			ID: "header/x-method-override", Where: Header, Name: "X-Method-Override",
-			Defined: []string{"Express method-override (custom getter)", "Laravel/Symfony (X-HTTP-METHOD-OVERRIDE only; listed for the variants)"},
-			Meaning: None,
-			Why:     noOverride,
-			Unsafe:  true,
+			Defined:        []string{"Express method-override (custom getter)", "Laravel/Symfony (X-HTTP-METHOD-OVERRIDE only; listed for the variants)"},
+			Meaning:        None,
+			Why:            noOverride,
+			Unsafe:         true,
+			MethodOverride: true,
 			Values: []Value{
 				def(val("delete", odd, "X-Method-Override: DELETE", "DELETE")),
 				val("get", odd, "X-Method-Override: GET", "GET"),

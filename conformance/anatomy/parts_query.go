@@ -15,8 +15,8 @@ func queryParts() []Part {
 			Why:     noStructure,
 			Ops:     []string{listPets},
 			Values: []Value{
-				def(val("limit", odd, "limit twice: limit=3&limit=5", "limit=3&limit=5")),
-				def(val("status", odd, "status twice: status=available&status=sold", "status=available&status=sold")),
+				covered(def(val("limit", odd, "limit twice: limit=3&limit=5", "limit=3&limit=5")), "listPets/cases-query limit-repeated"),
+				covered(def(val("status", odd, "status twice: status=available&status=sold", "status=available&status=sold")), "listPets/cases-query status-repeated"),
 				val("limit-empty", odd, "limit twice, the second empty: limit=3&limit=", "limit=3&limit="),
 			},
 			Interacts:    []string{"query/brackets"},
@@ -41,10 +41,12 @@ func queryParts() []Part {
 		{
 			ID: "query/unknown", Where: Query, Name: "unknown parameter",
 			Defined: []string{"RFC 3986 §3.4"},
-			Meaning: None,
-			Why:     "§4 lists the parameters of each operation and gives no other any meaning: the answer must not change; an oversized query reaches limits that are not shown (§8): open",
+			Meaning: Open,
+			Why: "§4 lists the parameters of each operation and gives no other any meaning; whether an unknown one is refused is not shown " +
+				"(docs/readings.md: the reference ignores them, a server that refuses them with an Error passes), but it never turns a request into another: " +
+				"a 2xx must still be the operation's answer; an oversized query reaches limits that are not shown (§8)",
 			Values: []Value{
-				def(val("one", ordinary, "an unknown parameter: conformance=1", "conformance=1")),
+				covered(def(val("one", ordinary, "an unknown parameter: conformance=1", "conformance=1")), "<op>/cases-query unknown-param"),
 				val("name-case", odd, "LIMIT=5, the name in capitals (not the parameter limit)", "LIMIT=5"),
 				val("no-value", odd, "a parameter without =: conformance", "conformance"),
 				val("empty-name", odd, "an empty name: =1", "=1"),
@@ -76,20 +78,22 @@ func queryParts() []Part {
 		{
 			ID: "query/method-override", Where: Query, Name: "_method",
 			Defined: []string{"Express method-override (getter _method)", "Rack::MethodOverride", "Laravel method spoofing", "Symfony http_method_override"},
-			Meaning: None,
-			Why:     "the document gives _method no meaning: the answer must not change (a POST stays a create, a GET stays a read); stacks that honour it turn the request into another method",
-			Unsafe:  true,
+			Meaning: Open,
+			Why: "the document gives _method no meaning, and whether an unknown parameter is refused is not shown (docs/readings.md), " +
+				"but it never turns the request into another: a POST stays a create, a GET a read (a 2xx must be the operation's answer); stacks that honour it turn the request into another method",
+			Unsafe:         true,
+			MethodOverride: true,
 			Values: []Value{
 				def(val("delete", odd, "_method=DELETE", "_method=DELETE")),
 				val("put", odd, "_method=PUT", "_method=PUT"),
-				val("get", odd, "_method=GET", "_method=GET"),
+				def(val("get", odd, "_method=GET", "_method=GET")),
 			},
 		},
 		{
 			ID: "query/format", Where: Query, Name: "format",
 			Defined: []string{"Django REST framework URL_FORMAT_OVERRIDE"},
-			Meaning: None,
-			Why:     "the document gives format no meaning: the answer must not change; DRF reads it to pick a renderer (404 for one it lacks)",
+			Meaning: Open,
+			Why:     "the document gives format no meaning and whether an unknown parameter is refused is not shown (docs/readings.md); a 2xx is still the operation's JSON answer; DRF reads it to pick a renderer (404 for one it lacks)",
 			Values: []Value{
 				val("json", odd, "format=json", "format=json"),
 				def(val("xml", odd, "format=xml", "format=xml")),
@@ -99,8 +103,8 @@ func queryParts() []Part {
 		{
 			ID: "query/callback", Where: Query, Name: "callback (JSONP)",
 			Defined: []string{"Express res.jsonp (callback name)"},
-			Meaning: None,
-			Why:     "the document gives callback no meaning: the answer must not change (JSON, application/json, not a JavaScript call)",
+			Meaning: Open,
+			Why:     "the document gives callback no meaning and whether an unknown parameter is refused is not shown (docs/readings.md); a 2xx is still JSON, application/json, not a JavaScript call",
 			Ops:     getOps,
 			Values:  []Value{val("jsonp", odd, "callback=x", "callback=x")},
 		},

@@ -93,6 +93,9 @@ type Case struct {
 	// document does not show (categoryId): a service may refuse an id it does not know, but
 	// one that accepts other made-up ids and refuses this one is refusing a valid int64.
 	RangeProbe bool
+	// Keyless marks an open case sent without a valid key: whatever else it leaves open, a
+	// success is never right (section 5.3).
+	Keyless bool
 
 	mutations []Mutation
 	base      Request
@@ -116,7 +119,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	slices.SortStableFunc(ms, func(a, b Mutation) int { return boolInt(a.Part == "body") - boolInt(b.Part == "body") })
 	c := Case{Op: op, base: base, mutations: ms, Request: base.Clone(), Verdict: Accept}
 	var names, words, sections, reasons []string
-	authRejected, openParts := false, false
+	authRejected, openParts, anyStatus := false, false, false
 	statuses := []int{}
 	// The strongest level of the rejected key, of the other rejected parts; the weakest of all.
 	authLevel, rejectLevel, weakest := report.Advisory, report.Advisory, report.Must
@@ -136,7 +139,9 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 				break
 			}
 			rejectLevel = min(rejectLevel, m.Level)
-			if !slices.Contains(statuses, m.Status) {
+			if m.Status == 0 {
+				anyStatus = true // any 4xx with an Error body
+			} else if !slices.Contains(statuses, m.Status) {
 				statuses = append(statuses, m.Status)
 			}
 		case Open:
@@ -151,6 +156,8 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 			reasons = append(reasons, "section 5.3 answers a missing or invalid key with 401 whatever else the request holds; "+
 				"the other statuses are for requests that get past authentication (section 4: every operation requires it)")
 		}
+	case anyStatus:
+		c.Verdict, c.Level = Reject, rejectLevel
 	case len(statuses) > 0 && openParts:
 		c.Verdict, c.Level = Reject, rejectLevel
 		reasons = append(reasons, "a part the document leaves open may be refused in its own way, so any 4xx with an Error body passes")

@@ -272,18 +272,25 @@ func TestCasesPerOperation(t *testing.T) {
 	assert.Greater(t, counts["getPet"], 20)
 }
 
-// The auth family combines every rejected way of presenting the key with every refused or
+// The auth family combines the rejected ways of presenting the key with every refused or
 // open variant of every other part of the request, and with the key offered elsewhere too:
-// every pair is in some case, each case wants 401, and a seed draws the same cases. Under
-// --fuzz's strength, every triple.
+// every pair is in some case, each case wants 401, and a seed draws the same cases. By
+// default the keys are the two kinds of missing key (no field, a wrong key); deeper, every
+// rejected form. Under --fuzz's strength, every triple.
 func TestAuthCombinationsCoverEveryPair(t *testing.T) {
 	_, ops := gen(t, string(document.Spec))
+	for _, depth := range []cases.Depth{cases.DepthDefault, cases.DepthDeep} {
+		authCombinationsCoverEveryPair(t, ops, depth)
+	}
+}
+
+func authCombinationsCoverEveryPair(t *testing.T, ops map[string]spec.Operation, depth cases.Depth) {
 	for _, op := range ops {
-		g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }})
+		g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Deep(depth)
 		all := g.Cases(op, cases.FamilyAuth)
 		var keys, others []string
 		for _, m := range g.Mutations(op, cases.FamilyAuth) {
-			if m.Verdict == cases.Reject && !strings.Contains(m.Name, "key-in-") {
+			if m.Verdict == cases.Reject && !strings.Contains(m.Name, "key-in-") && (depth == cases.DepthDeep || m.Name == "no-key" || m.Name == "wrong-key") {
 				keys = append(keys, m.Name)
 			}
 		}
@@ -327,13 +334,18 @@ func TestAuthCombinationsCoverEveryPair(t *testing.T) {
 		for i := range all {
 			assert.Equal(t, all[i].Name, again[i].Name, "the same seed draws the same combinations")
 		}
-		other := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(99, cases.DefaultStrength)
+		other := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(99, cases.DefaultStrength).Deep(depth)
 		assert.NotEqual(t, names(all), names(other.Cases(op, cases.FamilyAuth)), "another seed, other combinations")
 	}
+}
 
+// Under --fuzz (strength 3, deep), every triple of a rejected key, the key elsewhere and a
+// body variant.
+func TestAuthCombinationsFuzzCoverEveryTriple(t *testing.T) {
+	_, ops := gen(t, string(document.Spec))
 	// Strength 3: every triple of a rejected key, the key elsewhere and a body variant.
 	create := ops["createPet"]
-	g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(1, cases.FuzzStrength)
+	g := cases.New(cases.Base{Reference: "7", KnownID: "12", Unknown: []string{"0"}, Name: func() string { return "conformance-a" }}).Combinations(1, cases.FuzzStrength).Deep(cases.DepthDeep)
 	seen := map[[3]string]bool{}
 	n := 0
 	for _, c := range g.Cases(create, cases.FamilyAuth) {

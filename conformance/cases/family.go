@@ -47,6 +47,7 @@ var familyText = []struct{ family, section, title string }{
 	{FamilyQuery, "4.1; 7; 8", "every variant of each query parameter (bounds, out of range, wrong type, encodings, repeats, unknown, combined) gets the answer the document gives it"},
 	{FamilyPath, "4.3; 7", "every variant of each path parameter (known, unknown, extremes, wrong type, encodings) gets the answer the document gives it"},
 	{FamilyAuth, "5.1; 5.2; 5.3", "every way of presenting the key, alone and with a request bad in another way, gets 401 where the key is missing or invalid (whatever else is wrong), and the answer the document gives it otherwise"},
+	{FamilyAnatomy, "1; 4; 5.3; 7", "every part of the request a server, framework or front server may interpret (docs/anatomy.md: method, target, query, header fields, body coding and framing) gets the answer the document gives it: a part it gives no meaning leaves the answer unchanged, and without the key the answer is 401"},
 }
 
 // Catalogue returns the case families of f: one per family and operation that has such
@@ -135,8 +136,9 @@ type Budget struct {
 	// Seed drives the names and the random combinations.
 	Seed uint64
 	// Strength is the strength of the combinations of a rejected key with the other variants
-	// (0: DefaultStrength).
+	// (0: DefaultStrength); Depth how much of the request space is sent.
 	Strength int
+	Depth    Depth
 	// Workers is how many cases of a family may be in flight at once.
 	Workers  int
 	ReadOnly bool

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/anatomy"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -21,6 +22,7 @@ const (
 	FamilyAuth    = "auth"    // the key, alone and with a bad request
 	FamilyQuery   = "query"   // each query parameter, alone and combined
 	FamilyPath    = "path"    // each path parameter
+	// FamilyAnatomy (gen_anatomy.go): every other part of the request a stack interprets.
 )
 
 // Families lists them in report order.
@@ -48,6 +50,29 @@ type Generator struct {
 	// (authCombinations).
 	seed     uint64
 	strength int
+	depth    Depth
+}
+
+// Depth is how much of the request space a run sends beyond every variant alone.
+type Depth int
+
+// Depths.
+const (
+	// DepthDefault sends every variant alone, every default value of the request's anatomy
+	// with the key and without it, and the combinations of every other variant with the two
+	// ways a request lacks a valid key that reach different code (no Authorization field; a
+	// field holding a wrong key).
+	DepthDefault Depth = iota
+	// DepthDeep adds the anatomy's deep values and combines every rejected way of presenting
+	// the key (the scheme alone, another scheme, junk after the key, quotes, two fields, the
+	// key elsewhere...) with every other variant.
+	DepthDeep
+)
+
+// Deep sets the generator's depth.
+func (g *Generator) Deep(d Depth) *Generator {
+	g.depth = d
+	return g
 }
 
 // DefaultStrength is the strength of the combinations of a rejected key with the other
@@ -125,6 +150,12 @@ func (g *Generator) Mutations(op spec.Operation, family string) []Mutation {
 		}
 	case FamilyHeaders:
 		return headerMutations(op)
+	case FamilyAnatomy:
+		var out []Mutation
+		for _, p := range anatomy.Parts() {
+			out = append(out, g.anatomyMutations(op, p)...)
+		}
+		return out
 	case FamilyAuth:
 		if op.Secured {
 			return authMutations()
@@ -160,6 +191,9 @@ func (g *Generator) Cases(op spec.Operation, family string) []Case {
 	}
 	if family == FamilyAuth {
 		out = append(out, g.authCombinations(op, ms)...)
+	}
+	if family == FamilyAnatomy {
+		return g.anatomyCases(op)
 	}
 	if family == FamilyQuery {
 		// Each valid filter value with a limit the document leaves open, and with limit 1:

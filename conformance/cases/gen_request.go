@@ -263,11 +263,17 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 
 // FillPath is path with every parameter ("{petId}") replaced by id.
 func FillPath(path, id string) string {
-	for strings.Contains(path, "{") {
-		i, j := strings.Index(path, "{"), strings.Index(path, "}")
-		path = path[:i] + id + path[j+1:]
+	var b strings.Builder
+	for {
+		i := strings.Index(path, "{")
+		j := strings.Index(path[max(i, 0):], "}")
+		if i < 0 || j < 0 {
+			b.WriteString(path)
+			return b.String()
+		}
+		b.WriteString(path[:i] + id) // id may hold braces itself (OwnAnimal): it is not read again
+		path = path[i+j+1:]
 	}
-	return path
 }
 
 // knownID is the id of an animal that op's requests name: one the service holds for an
@@ -347,9 +353,12 @@ func (g *Generator) Routes(ops []spec.Operation) []Case {
 // the key shows it, in combinations no one named. A failing case is shrunk to its smallest
 // failing form.
 func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case {
+	// By default the other variants meet the two kinds of missing key that take different
+	// ways through a stack (no field at all; a field with a key it does not hold); deeper,
+	// or at --fuzz's strength, every rejected form of the key.
 	var keys []Mutation
 	for _, m := range auth {
-		if m.Verdict == Reject && !strings.Contains(m.Name, "key-in-") {
+		if m.Verdict == Reject && !strings.Contains(m.Name, "key-in-") && (g.depth >= DepthDeep || g.strength >= FuzzStrength || m.Name == "no-key" || m.Name == "wrong-key") {
 			keys = append(keys, m)
 		}
 	}

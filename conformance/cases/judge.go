@@ -68,6 +68,8 @@ func (r *run) judgeCase(k Case) {
 	switch {
 	case got >= 500:
 		r.expectf(report.Must, want, gotText, "a request must never get a 5xx")
+	case k.Keyless && got/100 == 2:
+		r.expectf(report.Must, want, gotText, "a request without a valid key must not succeed (5.3), got %s", gotText)
 	case k.Verdict == Reject && k.Lookup && got == success:
 		r.judgeSuccess(k, body)
 	// An answer against the verdict weighs the case's level (READINGS.md); everything else
@@ -78,6 +80,8 @@ func (r *run) judgeCase(k Case) {
 		r.expectf(k.Level, want, gotText, "want a 4xx with an Error body, got %s", gotText)
 	case k.Verdict == Accept && got != success:
 		r.expectf(k.Level, want, gotText, "want %s, got %s", report.StatusText(success), gotText)
+	case got >= 400 && headCase(k):
+		// An answer to HEAD carries no content, so no Error record either (RFC 9110 9.3.2).
 	case got >= 400:
 		if !spoke {
 			r.fail(judge.ErrorRecord(r.fam.facts, got, resp.Header, body, false))
@@ -88,6 +92,8 @@ func (r *run) judgeCase(k Case) {
 	case got/100 == 2 && k.Op == "":
 		// A route the spec does not have: the document shows no such endpoint, and what
 		// a service serves there is its own.
+	case got == success && headCase(k):
+		// HEAD answers as GET without content (RFC 9110 9.3.2): the status is the answer.
 	case got/100 == 2 && got != success:
 		r.expectf(report.Must, report.StatusText(success), gotText, "a success must be %s, got %s", report.StatusText(success), gotText)
 	case got/100 == 2:

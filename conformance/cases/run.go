@@ -332,5 +332,5 @@ func (r *run) generator() *Generator {
 			base.Unknown = append(base.Unknown, id)
 		}
 	}
-	return New(base).Combinations(r.Budget.Seed, cmp.Or(r.Budget.Strength, DefaultStrength))
+	return New(base).Combinations(r.Budget.Seed, cmp.Or(r.Budget.Strength, DefaultStrength)).Deep(r.Budget.Depth)
 }

@@ -22,11 +22,18 @@ type routed struct {
 	vreq *http.Request
 	spec.Routed
 	body []byte // the request's body, as sent (nil for none)
+	// head: a HEAD request, routed as the GET it is without content (RFC 9110 9.3.2); its
+	// answer has no content to validate.
+	head bool
 }
 
 func (s *Session) route(req *http.Request, body []byte) routed {
 	vreq := s.specRequest(req)
-	return routed{vreq: vreq, Routed: s.validator.RouteOf(vreq), body: body}
+	head := req.Method == http.MethodHead
+	if head {
+		vreq.Method = http.MethodGet
+	}
+	return routed{vreq: vreq, Routed: s.validator.RouteOf(vreq), body: body, head: head}
 }
 
 // specRequest is req with its path moved under the spec's base path, as the validator

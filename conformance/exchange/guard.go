@@ -116,17 +116,69 @@ func (s *Session) noteOwned(req *http.Request, rt *routed, status int, body []by
 // could name an animal names one the run created or none that can exist; a request that
 // would act on a collection (DELETE /pets, PUT /pets) never goes.
 func (s *Session) permit(req *http.Request, rt *routed) error {
-	if req.Method == http.MethodGet || req.Method == http.MethodHead {
+	for _, m := range overrides(req) {
+		// A stack that honours a method override acts as that method: the request goes only
+		// where that method may go.
+		if err := s.permitAs(m, req, rt); err != nil {
+			return &NotSentError{fmt.Sprintf("%s (a method override names %s, which a stack may act on)", err.(*NotSentError).Reason, m)}
+		}
+	}
+	return s.permitAs(req.Method, req, rt)
+}
+
+// overrideFields are the header fields and query parameter by which common stacks let a
+// request name another method than its own (docs/anatomy.md).
+var overrideFields = []string{"X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "X_HTTP_Method_Override"}
+
+// overrides are the methods req names besides its own, in upper case.
+func overrides(req *http.Request) []string {
+	var out []string
+	for k, vs := range req.Header {
+		if slices.ContainsFunc(overrideFields, func(f string) bool { return strings.EqualFold(f, k) }) {
+			for _, v := range vs {
+				out = append(out, strings.ToUpper(strings.TrimSpace(v)))
+			}
+		}
+	}
+	for _, kv := range strings.Split(req.URL.RawQuery, "&") {
+		if name, v, ok := strings.Cut(kv, "="); ok && strings.EqualFold(name, "_method") {
+			if d, err := url.QueryUnescape(v); err == nil {
+				v = d
+			}
+			out = append(out, strings.ToUpper(v))
+		}
+	}
+	return out
+}
+
+// permitAs is permit for a request acting as method.
+func (s *Session) permitAs(method string, req *http.Request, rt *routed) error {
+	if method == http.MethodGet || method == http.MethodHead {
 		return nil
 	}
 	if s.readOnly {
-		return &NotSentError{fmt.Sprintf("%s: the run is read-only and sends only GET and HEAD", req.Method)}
+		return &NotSentError{fmt.Sprintf("%s: the run is read-only and sends only GET and HEAD", method)}
 	}
-	if rt.Err == nil && rt.Route != nil && rt.Route.Operation.OperationID == spec.OpCreate {
+	if method == http.MethodOptions {
+		return nil // safe (RFC 9110 9.2.1): it asks what the resource allows
+	}
+	if method != req.Method {
+		// An override: the route found is the request's own method's, so the ids are read
+		// from the path as for a route the spec does not have.
+		return s.permitPath(method, req, rt, true)
+	}
+	return s.permitPath(method, req, rt, false)
+}
+
+// permitPath lets method go when it is the create operation (the run's budget caps those),
+// or when every path segment that could name an animal names one the run created or none
+// that can exist.
+func (s *Session) permitPath(method string, req *http.Request, rt *routed, bySegments bool) error {
+	if !bySegments && rt.Err == nil && rt.Route != nil && rt.Route.Operation.OperationID == spec.OpCreate {
 		return nil
 	}
 	var values []string
-	if rt.Err == nil && rt.Route != nil {
+	if !bySegments && rt.Err == nil && rt.Route != nil {
 		for _, v := range rt.Params {
 			values = append(values, v)
 		}
@@ -140,17 +192,17 @@ func (s *Session) permit(req *http.Request, rt *routed) error {
 		}
 	}
 	if len(values) == 0 {
-		return &NotSentError{fmt.Sprintf("%s %s would act on a collection, which holds animals this run did not create", req.Method, rt.vreq.URL.Path)}
+		return &NotSentError{fmt.Sprintf("%s %s would act on a collection, which holds animals this run did not create", method, rt.vreq.URL.Path)}
 	}
 	slices.Sort(values)
 	for _, v := range values {
 		if id, ok := animalIn(v); ok && !s.owned.has(id) {
-			return &NotSentError{fmt.Sprintf("%s %s would act on animal %s, which this run did not create", req.Method, rt.vreq.URL.Path, id)}
+			return &NotSentError{fmt.Sprintf("%s %s would act on animal %s, which this run did not create", method, rt.vreq.URL.Path, id)}
 		}
 	}
 	for _, v := range s.namedBesidesPath(req) {
 		if id, ok := animalIn(v); ok && !s.owned.has(id) {
-			return &NotSentError{fmt.Sprintf("%s %s names animal %s in its query or body, which this run did not create", req.Method, rt.vreq.URL.Path, id)}
+			return &NotSentError{fmt.Sprintf("%s %s names animal %s in its query or body, which this run did not create", method, rt.vreq.URL.Path, id)}
 		}
 	}
 	return nil

@@ -398,8 +398,19 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 		out = append(out, report.Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
 			Location: "body", Expected: "UTF-8", Actual: "invalid byte sequence"})
 	}
-	if open && status/100 == 3 {
-		return out // a redirect where the document leaves the answer open: the rule judges it
+	if status == http.StatusExpectationFailed && len(body) == 0 && unmetExpectation(rt.vreq) {
+		// The HTTP layer's own answer to an expectation it does not meet (RFC 9110 10.1.1),
+		// written before any handler sees the request (Go's net/http, the reference's, does):
+		// no content at all is reported, not failed (docs/readings.md); a page of another
+		// format in its place is judged as every error is.
+		return append(out, report.Failure{Level: report.Advisory, Location: "body",
+			Message:  "a 417 with no content: the HTTP layer's answer to an expectation it does not meet carries no Error record (7)",
+			Expected: "an Error record", Actual: "no content"})
+	}
+	if open && status/100 == 3 || rt.head {
+		// A redirect where the document leaves the answer open: the rule judges it; an
+		// answer to HEAD has no content, so the rule judges its status alone.
+		return out
 	}
 	if open && rt.Err != nil {
 		// A probe of a route the spec does not have: there is nothing to validate the
@@ -472,4 +483,14 @@ func (s *Session) response(resp *http.Response, body []byte) *report.ExchangeRes
 	}
 	out.Body = s.Redact(string(body))
 	return out
+}
+
+// unmetExpectation: req asks for an expectation other than 100-continue.
+func unmetExpectation(req *http.Request) bool {
+	for _, v := range req.Header.Values("Expect") {
+		if !strings.EqualFold(strings.TrimSpace(v), "100-continue") {
+			return true
+		}
+	}
+	return false
 }

@@ -30,7 +30,11 @@ type Request struct {
 	// URL's path ("/v1") and {path} for Path: "{base}/.{path}", "{base}{path}/". Empty: the
 	// base path and Path.
 	Target string
-	Query  []Param
+	Query []Param
+	// ExtraQuery is query text appended after Query's parameters exactly as written (the
+	// anatomy's "limit[]=5", "conformance", "=1").
+	ExtraQuery string
+	// Header are sent as written, the name's letter case too; a value may hold Key.
 	Header []Header
 	// Host, when set, is the Host field sent instead of the base URL's host.
 	Host string
@@ -54,12 +58,19 @@ func (r Request) Clone() Request {
 
 // RawQuery is the query string as sent.
 func (r Request) RawQuery() string {
-	parts := make([]string, len(r.Query))
+	parts := make([]string, len(r.Query), len(r.Query)+1)
 	for i, p := range r.Query {
 		parts[i] = p.Name + "=" + p.Value
 	}
+	if r.ExtraQuery != "" {
+		parts = append(parts, r.ExtraQuery)
+	}
 	return strings.Join(parts, "&")
 }
+
+// Key stands for the key in a header value ("Bearer {key}"): the request anatomy's ways of
+// writing the Authorization field otherwise than Auth does.
+const Key = "{key}"
 
 // Auth is how a request presents the API key; the session, which knows the key, writes it.
 type Auth int
@@ -255,7 +266,8 @@ func (r Request) HTTP(ctx context.Context, baseURL string, key string) (*http.Re
 	}
 	req.URL = u // keep the path's encoding as written
 	for _, h := range r.Header {
-		req.Header.Add(h.Name, h.Value)
+		// As written: a lower-case name stays lower-case on the wire.
+		req.Header[h.Name] = append(req.Header[h.Name], strings.ReplaceAll(h.Value, Key, key))
 	}
 	for _, v := range authValues(r.Auth, key) {
 		req.Header.Add("Authorization", v)
