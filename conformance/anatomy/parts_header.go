@@ -88,8 +88,8 @@ func headerParts() []Part {
 		},
 		{
 			ID: "header/content-encoding", Where: Header, Name: "Content-Encoding",
-			Defined:  []string{"RFC 9110 §8.4", "RFC 9110 §15.5.16"},
-			Meaning:  Open,
+			Defined: []string{"RFC 9110 §8.4", "RFC 9110 §15.5.16"},
+			Meaning: Open,
 			Why: "the body sent is plain JSON under a coding label it does not have: RFC 9110 §15.5.16 lets an origin server answer 415 to a coding it does not take (MAY), " +
 				"and a server that ignores the label reads the JSON sent; the document names no coding: open (refused with an Error record, or the animal as sent)",
 			BodyOnly: true,
@@ -143,7 +143,7 @@ func headerParts() []Part {
 			Why: "RFC 9110 §10.1.1: a server may answer 417 to an expectation it cannot meet: open (Expect: 100-continue is framing/expect-100), " +
 				"an error still an Error record (§7); Go's net/http, the reference's HTTP layer among others, writes a bare 417 before any handler sees the request, " +
 				"so a deep run reports it against the reference too",
-			Values:  []Value{val("unknown", odd, "Expect: conformance", "conformance")},
+			Values: []Value{val("unknown", odd, "Expect: conformance", "conformance")},
 		},
 		{
 			ID: "header/max-forwards", Where: Header, Name: "Max-Forwards",

@@ -30,7 +30,7 @@ type Request struct {
 	// URL's path ("/v1") and {path} for Path: "{base}/.{path}", "{base}{path}/". Empty: the
 	// base path and Path.
 	Target string
-	Query []Param
+	Query  []Param
 	// ExtraQuery is query text appended after Query's parameters exactly as written (the
 	// anatomy's "limit[]=5", "conformance", "=1").
 	ExtraQuery string
