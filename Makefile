@@ -163,8 +163,10 @@ explore-mutants:
 
 # The independent implementations in zoo/ (echo, ogen, Koa, Hono, hapi, Django REST
 # framework): installs each (Go modules, npm, Debian's apt for Django), runs the harness plain, --strict and explore against it, prints a row each and
-# fails when a verdict recorded in zoo/verdicts.json changes. An install that fails is
-# reported and skipped. ZOOFLAGS=-update records new failures as unjudged.
+# fails when a verdict recorded in zoo/verdicts.json changes. An implementation that cannot be
+# installed, started or judged fails it too (exit 2, named with the reason), unless
+# zoo/verdicts.json holds a dated "unavailable" entry for it, which is printed.
+# ZOOFLAGS=-update records new failures as unjudged.
 zoo:
 	$(GO) run ./zoo/cmd/zoo $(ZOOFLAGS)
 
