@@ -160,3 +160,13 @@ func TestPassingHTMLReportRaisesNoAlarm(t *testing.T) {
 	require.NoError(t, conformance.WriteHTML(&out, golden))
 	assert.Contains(t, out.String(), `<table class="matrix short">`)
 }
+
+// The HTML report's help names the levels as every other report does (READINGS.md): MUST,
+// SHOULD and ADVISORY, and says what each does; INFO, the old name of ADVISORY, is not shown.
+func TestHTMLNamesTheLevels(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, conformance.WriteHTML(&out, failingReport(t)))
+	page := out.String()
+	assert.NotContains(t, page, "INFO")
+	assert.Contains(t, page, "<b>MUST</b> rules decide conformance; a failed <b>SHOULD</b> rule is a warning, a failure under <code>--strict</code>; an <b>ADVISORY</b> one is only ever a warning.")
+}

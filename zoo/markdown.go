@@ -41,6 +41,9 @@ func WriteMarkdown(w io.Writer, rec Record) error {
 // explore findings and the deviations found by hand.
 func writeImplementation(b *strings.Builder, n string, im *Implementation) {
 	fmt.Fprintf(b, "\n## %s (%s)\n", n, im.Framework)
+	if u := im.Unavailable; u != nil {
+		fmt.Fprintf(b, "\n**Not judged here since %s** (accepted as unavailable): %s\n", u.Since, u.Reason)
+	}
 	for _, v := range []struct{ verdict, title string }{
 		{Fault, "True faults: the document forbids what the server did"},
 		{Should, "SHOULD: a standard the document builds on (strict runs only)"},

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/petstore/petstore/conformance"
 )
@@ -66,6 +67,46 @@ type Implementation struct {
 	// Explore is the number of findings `conformance explore` reported, and what they were.
 	Explore []string `json:"explore,omitempty"`
 	Misses  []Miss   `json:"misses,omitempty"`
+	// Unavailable, when set, accepts on purpose that the implementation cannot be installed,
+	// started or judged here: make zoo prints it instead of failing.
+	Unavailable *Unavailable `json:"unavailable,omitempty"`
+}
+
+// Unavailable is a dated, explained acceptance that an implementation is not judged.
+type Unavailable struct {
+	// Since is the day it was accepted, YYYY-MM-DD.
+	Since string `json:"since"`
+	// Reason says why it cannot be judged, and what would bring it back.
+	Reason string `json:"reason"`
+}
+
+// NotJudged decides what an implementation that was not judged (obs.Skipped says why) means
+// for the run. With no Skipped, both are empty
+// (note says so when a stale unavailable entry remains). Otherwise, when the record holds a dated
+// unavailable entry with a reason, note says so and the run goes on; else failure names the
+// implementation and why it was not judged, and the run fails: an implementation that could
+// not be installed, started or judged is no evidence, and must not pass as "unchanged".
+func NotJudged(name string, rec *Implementation, obs Observed) (failure, note string) {
+	var u *Unavailable
+	if rec != nil {
+		u = rec.Unavailable
+	}
+	if obs.Skipped == "" {
+		if u != nil {
+			return "", fmt.Sprintf("%s was judged, although the record says it is unavailable since %s: remove that entry", name, u.Since)
+		}
+		return "", ""
+	}
+	switch {
+	case u == nil:
+		return fmt.Sprintf("%s was not judged: %s (no unavailable entry for it in the record)", name, obs.Skipped), ""
+	case strings.TrimSpace(u.Reason) == "":
+		return fmt.Sprintf("%s was not judged: %s (its unavailable entry gives no reason)", name, obs.Skipped), ""
+	}
+	if _, err := time.Parse(time.DateOnly, u.Since); err != nil {
+		return fmt.Sprintf("%s was not judged: %s (its unavailable entry has no date YYYY-MM-DD: %q)", name, obs.Skipped, u.Since), ""
+	}
+	return "", fmt.Sprintf("%s was not judged: %s; accepted as unavailable since %s: %s", name, obs.Skipped, u.Since, u.Reason)
 }
 
 // Record is zoo/verdicts.json.
@@ -114,8 +155,12 @@ func Key(rule, caseWords, message string) string {
 // Observed is what one run of the harness reported for one implementation.
 type Observed struct {
 	Name string
-	// Skipped says why the implementation was not run (an install that failed), if so.
+	// Skipped says why the implementation was not judged (an install that failed, a server
+	// that did not start, a harness that could not run against it), if so.
 	Skipped string
+	// Ran says the plain and strict runs gave reports, whose failures are compared with the
+	// record even when a later step (explore) could not judge it.
+	Ran bool
 	// Failures are the keys of the failures (and ADVISORY warnings) of the strict run; Plain counts the rules the
 	// plain run failed, Strict those the strict one failed, Cases the failed cases.
 	Failures            []string

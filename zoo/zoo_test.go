@@ -49,4 +49,59 @@ func TestMarkdownCountsMisses(t *testing.T) {
 	assert.NoError(t, WriteMarkdown(&b, rec))
 	assert.Contains(t, b.String(), "| x | X | 1 | 0 | 0 | 0 | 0 | 2 | 0 | 1 |")
 	assert.Contains(t, b.String(), "| x-1 | w | **still missed** | missed |")
+	assert.NotContains(t, b.String(), "Not judged here")
+	rec["x"].Unavailable = &Unavailable{Since: "2026-11-30", Reason: "no npm"}
+	b.Reset()
+	assert.NoError(t, WriteMarkdown(&b, rec))
+	assert.Contains(t, b.String(), "**Not judged here since 2026-11-30** (accepted as unavailable): no npm")
+}
+
+// An implementation that could not be installed, started or judged fails the zoo, naming it
+// and why, unless the record accepts it as unavailable with a date and a reason; then the
+// reason is what is printed.
+func TestNotJudged(t *testing.T) {
+	skipped := Observed{Skipped: "did not start: start.sh ended (exit status 1): boom"}
+	accepted := &Unavailable{Since: "2026-11-30", Reason: "npm registry unreachable from CI"}
+	for _, tc := range []struct {
+		name          string
+		rec           *Implementation
+		obs           Observed
+		failure, note string
+	}{
+		{"judged", &Implementation{}, Observed{Ran: true}, "", ""},
+		{"judged, no record", nil, Observed{Ran: true}, "", ""},
+		{"judged, stale entry", &Implementation{Unavailable: accepted}, Observed{Ran: true}, "",
+			"x was judged, although the record says it is unavailable since 2026-11-30: remove that entry"},
+		{"not judged, no record", nil, skipped,
+			"x was not judged: did not start: start.sh ended (exit status 1): boom (no unavailable entry for it in the record)", ""},
+		{"not judged, no entry", &Implementation{}, skipped,
+			"x was not judged: did not start: start.sh ended (exit status 1): boom (no unavailable entry for it in the record)", ""},
+		{"install failed, no entry", &Implementation{}, Observed{Skipped: "install failed: npm not found"},
+			"x was not judged: install failed: npm not found (no unavailable entry for it in the record)", ""},
+		{"explore could not run, no entry", &Implementation{}, Observed{Ran: true, Skipped: "not explored: explore gave no report"},
+			"x was not judged: not explored: explore gave no report (no unavailable entry for it in the record)", ""},
+		{"entry without reason", &Implementation{Unavailable: &Unavailable{Since: "2026-11-30", Reason: " "}}, skipped,
+			"x was not judged: did not start: start.sh ended (exit status 1): boom (its unavailable entry gives no reason)", ""},
+		{"entry without date", &Implementation{Unavailable: &Unavailable{Reason: "r"}}, skipped,
+			"x was not judged: did not start: start.sh ended (exit status 1): boom (its unavailable entry has no date YYYY-MM-DD: \"\")", ""},
+		{"entry with a bad date", &Implementation{Unavailable: &Unavailable{Since: "30/11/2026", Reason: "r"}}, skipped,
+			"x was not judged: did not start: start.sh ended (exit status 1): boom (its unavailable entry has no date YYYY-MM-DD: \"30/11/2026\")", ""},
+		{"accepted", &Implementation{Unavailable: accepted}, skipped, "",
+			"x was not judged: did not start: start.sh ended (exit status 1): boom; accepted as unavailable since 2026-11-30: npm registry unreachable from CI"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			failure, note := NotJudged("x", tc.rec, tc.obs)
+			assert.Equal(t, tc.failure, failure)
+			assert.Equal(t, tc.note, note)
+		})
+	}
+}
+
+// The unavailable entry is read from the record file.
+func TestReadRecordUnavailable(t *testing.T) {
+	path := t.TempDir() + "/verdicts.json"
+	assert.NoError(t, os.WriteFile(path, []byte(`{"x": {"framework": "X", "failures": {}, "unavailable": {"since": "2026-11-30", "reason": "r"}}}`), 0o644))
+	rec, err := ReadRecord(path)
+	assert.NoError(t, err)
+	assert.Equal(t, &Unavailable{Since: "2026-11-30", Reason: "r"}, rec["x"].Unavailable)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -165,6 +166,43 @@ func TestLintDepartures(t *testing.T) {
 
 	code, _, stderr = runMain(t, nil, "lint", "--format", "xml")
 	assert.Equal(t, cli.ExitUnable, code, stderr)
+}
+
+// What `conformance lint --format sarif` writes validates against the official SARIF 2.1.0
+// schema (OASIS; testdata/schemas says where it comes from): with findings (errors and,
+// accepted, warnings, placed at their line) and without any.
+func TestLintSARIFValidatesAgainstTheSchema(t *testing.T) {
+	schema, err := jsonschema.NewCompiler().Compile("../../testdata/schemas/sarif-schema-2.1.0.json")
+	require.NoError(t, err)
+	max50 := writeSpec(t, func(s string) string {
+		s = strings.Replace(s, "maximum: 100", "maximum: 50", 1)
+		return strings.Replace(s, "      summary: List all animals\n", "", 1)
+	})
+	same := writeSpec(t, func(s string) string { return s })
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		results int
+	}{
+		{"departures", []string{max50}, cli.ExitFail, 2},
+		{"departures accepted", []string{"--allow-departures", max50}, cli.ExitFail, 2},
+		{"clean", []string{same}, cli.ExitOK, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, nil, append([]string{"lint", "--format", "sarif"}, tc.args...)...)
+			require.Equal(t, tc.code, code, stderr)
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(stdout))
+			require.NoError(t, err, stdout)
+			assert.NoError(t, schema.Validate(doc))
+			var log struct {
+				Runs []struct{ Results []json.RawMessage }
+			}
+			require.NoError(t, json.Unmarshal([]byte(stdout), &log))
+			require.Len(t, log.Runs, 1)
+			assert.Len(t, log.Runs[0].Results, tc.results, "the schema holds every result, not an empty log")
+		})
+	}
 }
 
 // diffPairs maps each directory of testdata/specs/diff to the kind of change its head makes,

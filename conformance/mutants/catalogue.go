@@ -3,6 +3,7 @@ package mutants
 import (
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -68,7 +69,8 @@ func Catalogue(doc *openapi3.T) ([]Mutant, error) {
 var kebab = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)+$`)
 
 // Check reports the first malformed mutant of ms, or nil: names kebab-case and unique, a
-// fault, a wrapper, and Catch rules that exist in the catalogue rules.
+// fault, a wrapper, and Catch (and AlsoFails, AlsoErrors) rules that exist in the
+// catalogue rules, each listed once.
 func Check(ms []Mutant, rules map[string]bool) error {
 	seen := map[string]bool{}
 	for _, m := range ms {
@@ -81,10 +83,15 @@ func Check(ms []Mutant, rules map[string]bool) error {
 			return fmt.Errorf("mutant %q: needs a fault, a wrapper and the rules that catch it", m.Name)
 		}
 		seen[m.Name] = true
-		for _, id := range m.Catch {
+		listed := map[string]bool{}
+		for _, id := range slices.Concat(m.Catch, m.AlsoFails, m.AlsoErrors) {
 			if !rules[id] {
-				return fmt.Errorf("mutant %q: catch rule %q is not in the catalogue", m.Name, id)
+				return fmt.Errorf("mutant %q: rule %q is not in the catalogue", m.Name, id)
 			}
+			if listed[id] {
+				return fmt.Errorf("mutant %q: rule %q is listed twice", m.Name, id)
+			}
+			listed[id] = true
 		}
 	}
 	return nil

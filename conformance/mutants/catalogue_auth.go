@@ -33,9 +33,10 @@ func authMutants(*facts) []Mutant {
 	}
 	return []Mutant{
 		{
-			Name:  "auth-open-list",
-			Fault: "GET /pets lets requests without an Authorization header in (the route was left public).",
-			Catch: []string{"auth/listPets-missing", "errors/unauthorized"},
+			Name:      "auth-open-list",
+			Fault:     "GET /pets lets requests without an Authorization header in (the route was left public).",
+			Catch:     []string{"auth/listPets-missing", "errors/unauthorized"},
+			AlsoFails: []string{"listPets/cases-auth"},
 			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsList(r) && r.Header.Get("Authorization") == "" },
 				authorize),
 		},
@@ -43,19 +44,25 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-open-get",
 			Fault: "GET /pets/{petId}, a legacy route registered outside the auth middleware, needs no key.",
 			Catch: []string{"auth/getPet-missing", "auth/getPet-wrong-key"},
-			Wrap:  kit.Request(kit.IsGet, authorize),
+			AlsoFails: []string{
+				"auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-near-key", "auth/getPet-not-bearer",
+				"getPet/cases-auth",
+			},
+			Wrap: kit.Request(kit.IsGet, authorize),
 		},
 		{
-			Name:  "auth-open-create",
-			Fault: "POST /pets without an Authorization header is served as an anonymous client instead of refused.",
-			Catch: []string{"auth/createPet-missing"},
+			Name:      "auth-open-create",
+			Fault:     "POST /pets without an Authorization header is served as an anonymous client instead of refused.",
+			Catch:     []string{"auth/createPet-missing"},
+			AlsoFails: []string{"createPet/cases-auth"},
 			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsCreate(r) && r.Header.Get("Authorization") == "" },
 				authorize),
 		},
 		{
-			Name:  "auth-key-prefix",
-			Fault: "The key is compared by prefix (strings.HasPrefix), so any token that starts with the key is accepted.",
-			Catch: []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
+			Name:      "auth-key-prefix",
+			Fault:     "The key is compared by prefix (strings.HasPrefix), so any token that starts with the key is accepted.",
+			Catch:     []string{"auth/listPets-near-key", "auth/createPet-near-key", "auth/getPet-near-key"},
+			AlsoFails: []string{"createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth"},
 			Wrap: kit.Request(func(r *http.Request) bool {
 				s, token := scheme(r)
 				// Only a token that is not the key: the key itself goes through untouched (two
@@ -73,9 +80,10 @@ func authMutants(*facts) []Mutant {
 			}, authorize),
 		},
 		{
-			Name:  "auth-empty-token-accepted",
-			Fault: `An empty bearer token matches the empty key that a trailing comma in the key list ("k1,") configured.`,
-			Catch: []string{"auth/listPets-empty-token", "auth/createPet-empty-token", "auth/getPet-empty-token"},
+			Name:      "auth-empty-token-accepted",
+			Fault:     `An empty bearer token matches the empty key that a trailing comma in the key list ("k1,") configured.`,
+			Catch:     []string{"auth/listPets-empty-token", "auth/createPet-empty-token", "auth/getPet-empty-token"},
+			AlsoFails: []string{"createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth"},
 			Wrap: kit.Request(func(r *http.Request) bool {
 				s, token := scheme(r)
 				return strings.EqualFold(s, "Bearer") && strings.TrimSpace(token) == ""
@@ -85,15 +93,20 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-any-key",
 			Fault: "Any non-empty bearer token is accepted: the key is never compared.",
 			Catch: []string{"auth/listPets-wrong-key", "auth/createPet-wrong-key", "auth/getPet-wrong-key"},
+			AlsoFails: []string{
+				"auth/createPet-near-key", "auth/getPet-near-key", "auth/listPets-near-key", "createPet/cases-auth",
+				"getPet/cases-auth", "listPets/cases-auth",
+			},
 			Wrap: kit.Request(func(r *http.Request) bool {
 				s, token := scheme(r)
 				return strings.EqualFold(s, "Bearer") && strings.TrimSpace(token) != ""
 			}, authorize),
 		},
 		{
-			Name:  "auth-any-scheme",
-			Fault: "The scheme is not checked: the key is accepted after any word (Token, Key, Basic).",
-			Catch: []string{"auth/listPets-not-bearer", "auth/createPet-not-bearer", "auth/getPet-not-bearer"},
+			Name:      "auth-any-scheme",
+			Fault:     "The scheme is not checked: the key is accepted after any word (Token, Key, Basic).",
+			Catch:     []string{"auth/listPets-not-bearer", "auth/createPet-not-bearer", "auth/getPet-not-bearer"},
+			AlsoFails: []string{"createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth"},
 			Wrap: kit.Request(func(r *http.Request) bool {
 				_, token := scheme(r)
 				return token == Key
@@ -112,6 +125,13 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-redirect-to-login",
 			Fault: "A request without a valid key is redirected (302) to a login page, as a web framework's default.",
 			Catch: []string{"auth/listPets-missing", "auth/createPet-missing", "auth/getPet-missing", "errors/unauthorized"},
+			AlsoFails: []string{
+				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-near-key",
+				"auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic", "auth/getPet-empty-token",
+				"auth/getPet-near-key", "auth/getPet-not-bearer", "auth/getPet-wrong-key", "auth/listPets-basic",
+				"auth/listPets-empty-token", "auth/listPets-near-key", "auth/listPets-not-bearer",
+				"auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth",
+			},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.Status, rp.Body = http.StatusFound, nil
 				rp.Header = http.Header{"Location": {"/login"}}
@@ -121,6 +141,14 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-401-empty",
 			Fault: "A 401 has no body.",
 			Catch: []string{"auth/listPets-missing", "errors/unauthorized"},
+			AlsoFails: []string{
+				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing",
+				"auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic",
+				"auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer",
+				"auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key",
+				"auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth",
+				"listPets/cases-auth",
+			},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.Body = nil
 				rp.Header.Del("Content-Type")
@@ -130,6 +158,14 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-401-status-400",
 			Fault: "The Error record of a 401 says status 400 (copied from the bad-request path).",
 			Catch: []string{"errors/unauthorized", "auth/listPets-missing"},
+			AlsoFails: []string{
+				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing",
+				"auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic",
+				"auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer",
+				"auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key",
+				"auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth",
+				"listPets/cases-auth",
+			},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) { m["status"] = 400 }))
 			}),
@@ -138,6 +174,12 @@ func authMutants(*facts) []Mutant {
 			Name:  "auth-403-wrong-key",
 			Fault: "A request with an invalid key gets 403 Forbidden instead of 401 (a missing key still gets 401).",
 			Catch: []string{"auth/listPets-wrong-key", "auth/createPet-wrong-key", "auth/getPet-wrong-key"},
+			AlsoFails: []string{
+				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-near-key",
+				"auth/createPet-not-bearer", "auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-near-key",
+				"auth/getPet-not-bearer", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key",
+				"auth/listPets-not-bearer", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth",
+			},
 			Wrap: unauthorized(func(r *http.Request, rp *kit.Reply) {
 				if r.Header.Get("Authorization") != "" {
 					rp.SetJSON(http.StatusForbidden, map[string]any{"code": "forbidden", "message": "invalid API key", "status": 403})

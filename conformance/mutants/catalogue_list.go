@@ -88,6 +88,10 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-default-25",
 			Fault: "Without limit, the listing returns up to 25 animals instead of 20.",
 			Catch: []string{"listPets/default-limit"},
+			AlsoFails: []string{
+				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/status-available",
+				"listPets/status-default-limit",
+			},
 			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Set("limit", "25")
@@ -109,6 +113,10 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-limit-off-by-one",
 			Fault: "Listings return one animal more than the limit (<= instead of < in the loop), without limit 21.",
 			Catch: []string{"listPets/default-limit", "listPets/limit-min", "listPets/status-and-limit"},
+			AlsoFails: []string{
+				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/empty-array",
+				"listPets/status-available", "listPets/status-default-limit",
+			},
 			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
 				n, err := strconv.ParseInt(q.Get("limit"), 10, 64)
@@ -128,10 +136,11 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-limit-ignored",
-			Fault: "The limit parameter is ignored: every listing holds the default 20 animals.",
-			Catch: []string{"listPets/limit-min", "listPets/limit-max", "listPets/status-and-limit"},
-			Wrap:  kit.Query(kit.IsList, func(q url.Values) { q.Del("limit") }),
+			Name:      "list-limit-ignored",
+			Fault:     "The limit parameter is ignored: every listing holds the default 20 animals.",
+			Catch:     []string{"listPets/limit-min", "listPets/status-and-limit"},
+			AlsoFails: []string{"listPets/cases-query"},
+			Wrap:      kit.Query(kit.IsList, func(q url.Values) { q.Del("limit") }),
 		},
 		{
 			Name: "list-limit-capped-" + half,
@@ -147,30 +156,34 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:   "list-no-upper-bound",
-			Fault:  "limit above " + max + " is not refused: limit=1000 returns every animal in the store.",
-			Catch:  []string{"listPets/limit-above-max", "listPets/limit-far-above-max"},
-			Config: seed(f, beyondMax),
-			Wrap:   unbounded(f, func(n int64) bool { return n > f.limit.Max }),
+			Name:      "list-no-upper-bound",
+			Fault:     "limit above " + max + " is not refused: limit=1000 returns every animal in the store.",
+			Catch:     []string{"listPets/limit-above-max", "listPets/limit-far-above-max"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
+			Config:    seed(f, beyondMax),
+			Wrap:      unbounded(f, func(n int64) bool { return n > f.limit.Max }),
 		},
 		{
-			Name:   "list-limit-cap-500",
-			Fault:  "limit is checked against 500, the server's own page cap, instead of " + max + ": limit=" + above + " returns " + above + " animals.",
-			Catch:  []string{"listPets/limit-above-max"},
-			Config: seed(f, beyondMax),
-			Wrap:   unbounded(f, func(n int64) bool { return n > f.limit.Max && n <= 500 }),
+			Name:      "list-limit-cap-500",
+			Fault:     "limit is checked against 500, the server's own page cap, instead of " + max + ": limit=" + above + " returns " + above + " animals.",
+			Catch:     []string{"listPets/limit-above-max"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
+			Config:    seed(f, beyondMax),
+			Wrap:      unbounded(f, func(n int64) bool { return n > f.limit.Max && n <= 500 }),
 		},
 		{
-			Name:   "list-negative-unbounded",
-			Fault:  "A negative limit means no limit, as LIMIT -1 does in SQLite: limit=-1 returns every animal.",
-			Catch:  []string{"listPets/limit-negative"},
-			Config: seed(f, beyondMax),
-			Wrap:   unbounded(f, func(n int64) bool { return n < 0 }),
+			Name:      "list-negative-unbounded",
+			Fault:     "A negative limit means no limit, as LIMIT -1 does in SQLite: limit=-1 returns every animal.",
+			Catch:     []string{"listPets/limit-negative"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
+			Config:    seed(f, beyondMax),
+			Wrap:      unbounded(f, func(n int64) bool { return n < 0 }),
 		},
 		{
-			Name:  "list-limit-fraction-500",
-			Fault: "A fractional limit (1.5) passes the float parser and fails the integer conversion: 500 instead of a 4xx.",
-			Catch: []string{"listPets/limit-fraction"},
+			Name:      "list-limit-fraction-500",
+			Fault:     "A fractional limit (1.5) passes the float parser and fails the integer conversion: 500 instead of a 4xx.",
+			Catch:     []string{"listPets/limit-fraction"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
 			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				v := r.URL.Query().Get("limit")
 				_, err := strconv.ParseFloat(v, 64)
@@ -178,21 +191,27 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-limit-zero-500",
-			Fault: "limit=0 reaches the page computation and divides by zero: 500 instead of a 4xx or an empty list.",
-			Catch: []string{"listPets/limit-below-min"},
-			Wrap:  kit.CrashWhen(func(r *http.Request) bool { return kit.IsList(r) && r.URL.Query().Get("limit") == "0" }),
+			Name:      "list-limit-zero-500",
+			Fault:     "limit=0 reaches the page computation and divides by zero: 500 instead of a 4xx or an empty list.",
+			Catch:     []string{"listPets/limit-below-min"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
+			Wrap:      kit.CrashWhen(func(r *http.Request) bool { return kit.IsList(r) && r.URL.Query().Get("limit") == "0" }),
 		},
 		{
 			Name:  "list-status-ignored",
 			Fault: "The status filter is ignored: a filtered listing holds animals of every status.",
-			Catch: append(statusRules, "listPets/status-and-limit"),
-			Wrap:  kit.Query(kit.IsList, func(q url.Values) { q.Del("status") }),
+			// Not the first status's rule: the first page holds only animals of that status
+			// (listPets/status-default-limit prepared more than a page of them first).
+			Catch:     append(slices.Clone(statusRules[1:]), "listPets/status-and-limit"),
+			AlsoFails: []string{"listPets/cases-query"},
+			Wrap:      kit.Query(kit.IsList, func(q url.Values) { q.Del("status") }),
 		},
 		{
 			Name:  "list-status-needs-limit",
 			Fault: "The status filter is applied only when limit is given too: the default-page code path forgets it.",
-			Catch: statusRules,
+			// Not the first status's rule, as for list-status-ignored.
+			Catch:     statusRules[1:],
+			AlsoFails: []string{"listPets/cases-query"},
 			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Del("status")
@@ -200,9 +219,10 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-status-leaks-one",
-			Fault: "A status-filtered listing ends with one animal of another status (an off-by-one in the index scan).",
-			Catch: append(statusRules, "listPets/status-and-limit"),
+			Name:      "list-status-leaks-one",
+			Fault:     "A status-filtered listing ends with one animal of another status (an off-by-one in the index scan).",
+			Catch:     append(statusRules, "listPets/status-and-limit"),
+			AlsoFails: []string{"listPets/cases-query", "listPets/status-default-limit"},
 			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				status := r.URL.Query().Get("status")
 				if status == "" || rp.Status != http.StatusOK {
@@ -229,10 +249,11 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:   "list-status-no-default",
-			Fault:  "A status-filtered listing without limit skips the default and returns every matching animal.",
-			Catch:  []string{"listPets/status-default-limit"},
-			Config: seed(f, int(f.limit.Default)*len(f.statuses)+30), // more of each status than the default
+			Name:      "list-status-no-default",
+			Fault:     "A status-filtered listing without limit skips the default and returns every matching animal.",
+			Catch:     []string{"listPets/status-default-limit"},
+			AlsoFails: []string{"listPets/cases-query", "listPets/status-available", "listPets/status-pending", "listPets/status-sold"},
+			Config:    seed(f, int(f.limit.Default)*len(f.statuses)+30), // more of each status than the default
 			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
 				if q.Get("status") == "" || q.Has("limit") || rp.Status != http.StatusOK {
@@ -248,9 +269,10 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-repeats-last",
-			Fault: "A listing of two or more animals repeats its first animal in place of the last (a join that duplicates a row).",
-			Catch: append([]string{"listPets/bare-array", "listPets/limit-max"}, statusRules...),
+			Name:      "list-repeats-last",
+			Fault:     "A listing of two or more animals repeats its first animal in place of the last (a join that duplicates a row).",
+			Catch:     append([]string{"listPets/bare-array", "listPets/limit-max"}, statusRules...),
+			AlsoFails: []string{"listPets/default-limit", "listPets/status-default-limit"},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(func(v any) any {
 					if list, ok := v.([]any); ok && len(list) > 1 {
@@ -264,6 +286,16 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-wrapped",
 			Fault: `The listing is wrapped in an object, {"items": [...], "count": n}, instead of a bare array.`,
 			Catch: []string{"listPets/bare-array"},
+			AlsoFails: []string{
+				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit",
+				"listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available",
+				"listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold",
+				"versioning/base-url",
+			},
+			AlsoErrors: []string{
+				"getPet/cases-auth", "getPet/cases-headers", "getPet/cases-path", "getPet/deprecation-headers",
+				"getPet/deprecation-headers-sent", "getPet/listed-returned", "listPets/default-limit-exact",
+			},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(func(v any) any {
 					list, _ := v.([]any)
@@ -275,12 +307,24 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-no-category-id",
 			Fault: "Listed animals lack categoryId (the listing uses a summary projection without it).",
 			Catch: []string{"listPets/bare-array"},
-			Wrap:  kit.OnSuccess(kit.IsList, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
+			AlsoFails: []string{
+				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit",
+				"listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available",
+				"listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold",
+				"versioning/base-url",
+			},
+			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
 		},
 		{
 			Name:  "list-id-as-string",
 			Fault: `Listed ids are JSON strings ("7") instead of integers.`,
 			Catch: []string{"listPets/bare-array"},
+			AlsoFails: []string{
+				"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query",
+				"listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit",
+				"listPets/status-available", "listPets/status-default-limit", "listPets/status-pending",
+				"listPets/status-sold", "versioning/base-url",
+			},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) { m["id"] = fmt.Sprint(m["id"]) }))
 			}),
@@ -289,6 +333,11 @@ func listMutants(f *facts) []Mutant {
 			Name:  "list-status-upper-case",
 			Fault: "Listed statuses are upper case (AVAILABLE), outside the enumeration.",
 			Catch: append([]string{"listPets/bare-array"}, statusRules...),
+			AlsoFails: []string{
+				"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query",
+				"listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit",
+				"listPets/status-default-limit", "versioning/base-url",
+			},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					if s, ok := m["status"].(string); ok {
@@ -298,9 +347,10 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-unknown-status-500",
-			Fault: "An unknown status filter value crashes the handler: 500 instead of a 4xx or an empty list.",
-			Catch: []string{"listPets/status-unknown"},
+			Name:      "list-unknown-status-500",
+			Fault:     "An unknown status filter value crashes the handler: 500 instead of a 4xx or an empty list.",
+			Catch:     []string{"listPets/status-unknown"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-query"},
 			Wrap: kit.CrashWhen(func(r *http.Request) bool {
 				s, ok := r.URL.Query()["status"]
 				return kit.IsList(r) && ok && !slices.Contains(f.statuses, s[0])

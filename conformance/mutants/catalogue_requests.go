@@ -21,9 +21,10 @@ import (
 func requestMutants(f *facts) []Mutant {
 	return []Mutant{
 		{
-			Name:  "create-coercing-decoder",
-			Fault: "The body decoder coerces types: a categoryId sent as a string of digits is taken as the number, a name sent as a number as its text.",
-			Catch: []string{"createPet/cases-fields", "createPet/categoryId-string"},
+			Name:      "create-coercing-decoder",
+			Fault:     "The body decoder coerces types: a categoryId sent as a string of digits is taken as the number, a name sent as a number as its text.",
+			Catch:     []string{"createPet/cases-fields", "createPet/categoryId-string"},
+			AlsoFails: []string{"createPet/name-not-string"},
 			Wrap: cleanObject(func(m map[string]any) {
 				if s, ok := m["categoryId"].(string); ok {
 					if _, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -132,10 +133,11 @@ func requestMutants(f *facts) []Mutant {
 			},
 		},
 		{
-			Name:  "create-content-type-missing-500",
-			Fault: "The body reader dispatches on Content-Type and crashes (500) when the header is absent.",
-			Catch: []string{"createPet/cases-headers"},
-			Wrap:  kit.CrashWhen(func(r *http.Request) bool { return kit.IsCreate(r) && r.Header.Get("Content-Type") == "" }),
+			Name:      "create-content-type-missing-500",
+			Fault:     "The body reader dispatches on Content-Type and crashes (500) when the header is absent.",
+			Catch:     []string{"createPet/cases-headers"},
+			AlsoFails: []string{"createPet/cases-auth"},
+			Wrap:      kit.CrashWhen(func(r *http.Request) bool { return kit.IsCreate(r) && r.Header.Get("Content-Type") == "" }),
 		},
 		{
 			Name:  "create-charset-500",

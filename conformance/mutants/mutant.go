@@ -34,8 +34,17 @@ type Mutant struct {
 	Name string
 	// Fault says in one sentence how the server deviates.
 	Fault string
-	// Catch are the rules that must notice the fault: at least one of them must fail.
+	// Catch are the rules named for the fault: each of them fails (or, Inconclusive, ends
+	// in Error), measured.
 	Catch []string
+	// AlsoFails are the other rules that fail against the mutant, measured: consequences of
+	// the fault (a listing broken for every rule that lists, an Error record broken for
+	// every rule that reads one). With Catch and AlsoErrors, the exact set of rules that do
+	// not pass: TestMutants fails on a rule that fails without being listed, and on a
+	// listed rule that does not fail.
+	AlsoFails []string
+	// AlsoErrors are the other rules that end in Error (could not be judged), measured.
+	AlsoErrors []string
 	// Wrap injects the fault around the unmodified reference server.
 	Wrap func(http.Handler) http.Handler
 	// Config adjusts the reference server (a seed, a clock); nil keeps the defaults.

@@ -2,8 +2,10 @@ package mutants
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -114,9 +116,13 @@ func TestUnmutatedReferencePasses(t *testing.T) {
 	}
 }
 
-// TestMutants runs the catalogue against every mutant: the run must not conform and one of
-// the rules named for the fault must fail. A mutant with a Gap must still survive, so that
-// the note is removed once the rule that catches it exists.
+// TestMutants runs the catalogue against every mutant and holds it to the exact, measured
+// set of rules it does not pass: the rules named for the fault (Catch) fail, each of them
+// (an Inconclusive mutant's may end in Error instead), the other rules that fail are
+// AlsoFails and those that end in Error AlsoErrors, and no other rule fails. A rule that
+// fails without being listed, or is listed and does not fail, is named. A mutant with a
+// Gap must still survive, so that the note is removed once the rule that catches it
+// exists.
 func TestMutants(t *testing.T) {
 	doc, ms := load(t)
 	for _, m := range ms {
@@ -128,9 +134,78 @@ func TestMutants(t *testing.T) {
 				return
 			}
 			assert.True(t, o.Detected(), "mutant %s survived: the run conforms (%s)", m.Name, m.Fault)
-			assert.NotEmpty(t, o.Caught, "mutant %s: none of %v failed; failed instead: %v", m.Name, m.Catch, o.Also)
+			for _, d := range differences(m, o.Report) {
+				t.Error(d)
+			}
 		})
 	}
+}
+
+// differences compares what m lists (Catch, AlsoFails, AlsoErrors) with what rep says: one
+// line for each rule that does not pass and is not listed as it ended, and for each listed
+// rule that ended otherwise.
+func differences(m Mutant, rep *conformance.Report) []string {
+	want := map[string]string{}
+	for _, id := range m.AlsoFails {
+		want[id] = "fails"
+	}
+	for _, id := range m.AlsoErrors {
+		want[id] = "ends in Error"
+	}
+	for _, id := range m.Catch {
+		want[id] = "fails (named for the fault)"
+	}
+	var out []string
+	for _, res := range rep.Results {
+		var got string
+		switch {
+		case res.Status == conformance.Fail:
+			got = "fails"
+		case res.Status == conformance.Error:
+			got = "ends in Error"
+		}
+		w, listed := want[res.ID]
+		delete(want, res.ID)
+		if got == "ends in Error" && m.Inconclusive && slices.Contains(m.Catch, res.ID) {
+			got = w // a transport fault's rule that meets it cannot be judged
+		}
+		switch {
+		case !listed && got == "":
+		case !listed:
+			out = append(out, fmt.Sprintf("%s %s, but is not listed for mutant %s (AlsoFails, AlsoErrors or Catch)", res.ID, got, m.Name))
+		case got == "":
+			out = append(out, fmt.Sprintf("%s is listed for mutant %s as it %s, but its status is %s (%s)", res.ID, m.Name, w, res.Status, res.Reason))
+		case !strings.HasPrefix(w, got):
+			out = append(out, fmt.Sprintf("%s %s against mutant %s, but is listed as it %s", res.ID, got, m.Name, w))
+		}
+	}
+	for id := range want {
+		out = append(out, fmt.Sprintf("%s is listed for mutant %s but was not run", id, m.Name))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// differences names each rule that breaks the exact set, whichever way.
+func TestDifferences(t *testing.T) {
+	rep := &conformance.Report{Results: []conformance.Result{
+		{ID: "r/caught", Status: conformance.Fail},
+		{ID: "r/also", Status: conformance.Fail},
+		{ID: "r/unlisted", Status: conformance.Fail},
+		{ID: "r/passes", Status: conformance.Pass, Reason: "fine"},
+		{ID: "r/errs", Status: conformance.Error},
+		{ID: "r/hang", Status: conformance.Error},
+	}}
+	m := Mutant{Name: "m", Catch: []string{"r/caught", "r/passes"}, AlsoFails: []string{"r/also", "r/errs"}, AlsoErrors: []string{"r/gone"}}
+	assert.Equal(t, []string{
+		"r/errs ends in Error against mutant m, but is listed as it fails",
+		"r/gone is listed for mutant m but was not run",
+		"r/hang ends in Error, but is not listed for mutant m (AlsoFails, AlsoErrors or Catch)",
+		"r/passes is listed for mutant m as it fails (named for the fault), but its status is pass (fine)",
+		"r/unlisted fails, but is not listed for mutant m (AlsoFails, AlsoErrors or Catch)",
+	}, differences(m, rep))
+	exact := Mutant{Name: "m", Catch: []string{"r/caught", "r/hang"}, AlsoFails: []string{"r/also", "r/unlisted"}, AlsoErrors: []string{"r/errs"}, Inconclusive: true}
+	assert.Empty(t, differences(exact, rep))
 }
 
 // TestSkippingARuleLetsAMutantThrough spot-checks that rules earn their place: with one of

@@ -7,9 +7,11 @@
 //	zoo [-dir zoo] [-record zoo/verdicts.json] [-only NAME] [-update] [-steps N] [-docs FILE]
 //
 // Exit codes: 0 every verdict holds; 1 a recorded fault was lost, a false positive came
-// back, or a failure is not judged yet; 2 the zoo could not be run. An implementation whose
-// install fails (a registry down) is reported and skipped, not failed. -update writes the
-// observed failures into the record (new ones as "unjudged", to be judged by hand).
+// back, or a failure is not judged yet; 2 the zoo could not be run, or an implementation
+// could not be installed, started or judged (named, with the reason). Such an
+// implementation passes only when zoo/verdicts.json holds a dated "unavailable" entry with
+// a reason for it, which is printed. -update writes the observed failures into the record
+// (new ones as "unjudged", to be judged by hand).
 package main
 
 import (
@@ -54,8 +56,8 @@ const key = "zoo-key-5b1e9c"
 // says on stderr every verdict that changed and returns how many did; with update, the
 // record takes the new failures (unjudged) and the explore findings.
 func compare(tw, stderr io.Writer, name string, r *zoo.Implementation, obs zoo.Observed, update bool) int {
-	if obs.Skipped != "" {
-		fmt.Fprintf(tw, "%s\t%s\tskipped: %s\t\t\t\t\t\t\t\n", name, r.Framework, obs.Skipped)
+	if !obs.Ran {
+		fmt.Fprintf(tw, "%s\t%s\tnot judged (below)\t\t\t\t\t\t\t\n", name, r.Framework)
 		return 0
 	}
 	lost, unjudged, fps := zoo.Compare(r, obs)
@@ -130,6 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "implementation\tframework\trules failed\tstrict\tcases failed\texplore findings\ttrue faults caught\tlost\tunjudged\tfalse positives")
 	bad := 0
+	var notJudged []string
 	for _, name := range names {
 		if *only != "" && name != *only {
 			continue
@@ -145,12 +148,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			rec[name] = r
 		}
 		bad += compare(tw, stderr, name, r, obs, *update)
+		failure, note := zoo.NotJudged(name, r, obs)
+		if note != "" {
+			fmt.Fprintf(stderr, "zoo: %s\n", note)
+		}
+		if failure != "" {
+			fmt.Fprintf(stderr, "zoo: %s\n", failure)
+			notJudged = append(notJudged, name)
+		}
 	}
 	tw.Flush()
 	if *update {
 		if err := rec.Write(*recPath); err != nil {
 			return cli.Usagef("zoo: %v", err)
 		}
+	}
+	if len(notJudged) > 0 {
+		return cli.Usagef("zoo: not judged: %s (see above; %d verdicts changed); a dated \"unavailable\" entry in %s accepts one on purpose",
+			strings.Join(notJudged, ", "), bad, *recPath)
 	}
 	if bad > 0 {
 		return cli.Failed("zoo: %d verdicts changed (see above)", bad)
@@ -168,17 +183,23 @@ func observe(ctx context.Context, harness, dir, name string, steps int, logw io.
 		return obs
 	}
 	var plain, strict *conformance.Report
+	var plainErr, strictErr error
 	if err := withServer(ctx, dir, func(base string) {
-		plain = runHarness(ctx, harness, base, false)
-		strict = runHarness(ctx, harness, base, true)
+		plain, plainErr = runHarness(ctx, harness, base, false)
+		strict, strictErr = runHarness(ctx, harness, base, true)
 	}); err != nil {
 		obs.Skipped = err.Error()
 		return obs
 	}
-	if plain == nil || strict == nil {
-		obs.Skipped = "the harness could not run against it"
+	if plainErr != nil {
+		obs.Skipped = "the harness could not judge it: " + plainErr.Error()
 		return obs
 	}
+	if strictErr != nil {
+		obs.Skipped = "the harness could not judge it (--strict): " + strictErr.Error()
+		return obs
+	}
+	obs.Ran = true
 	obs.Plain, obs.Strict = plain.Counts.Fail+plain.Counts.Error, strict.Counts.Fail+strict.Counts.Error
 	seen := map[string]bool{}
 	for _, res := range strict.Results {
@@ -204,8 +225,11 @@ func observe(ctx context.Context, harness, dir, name string, steps int, logw io.
 		}
 	}
 	// A fresh server: what explore finds is its own, not what the runs left in the store.
-	if err := withServer(ctx, dir, func(base string) { obs.Explore = explore(ctx, harness, base, steps, logw) }); err != nil {
-		obs.Explore = []string{"not explored: " + err.Error()}
+	var exploreErr error
+	if err := withServer(ctx, dir, func(base string) { obs.Explore, exploreErr = explore(ctx, harness, base, steps) }); err != nil {
+		obs.Skipped = "not explored: " + err.Error()
+	} else if exploreErr != nil {
+		obs.Skipped = "not explored: " + exploreErr.Error()
 	}
 	return obs
 }
@@ -231,9 +255,15 @@ func withServer(ctx context.Context, dir string, use func(base string)) error {
 	if err := srv.Start(); err != nil {
 		return fmt.Errorf("start failed: %w", err)
 	}
-	defer stopGroup(srv)
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = srv.Wait(); close(exited) }()
+	defer stopGroup(srv, exited)
 	base := "http://127.0.0.1:" + port + "/v1"
-	if err := ready(ctx, base); err != nil {
+	if err := ready(ctx, base, exited); err != nil {
+		if errors.Is(err, errExited) {
+			err = fmt.Errorf("start.sh ended (%v)", waitErr)
+		}
 		b, _ := os.ReadFile(logf.Name())
 		return fmt.Errorf("did not start: %v: %s", err, lastLine(b))
 	}
@@ -246,40 +276,43 @@ func withServer(ctx context.Context, dir string, use func(base string)) error {
 // side by side the order in which the create cases get their ids varies, and so which
 // animals the first page of a later run's listing shows (an animal a server stored badly
 // on that page or not).
-func runHarness(ctx context.Context, harness, base string, strict bool) *conformance.Report {
+// A run that ends with anything but 0 or 1 (exit 2: the target could not be judged) is an
+// error carrying the harness's last line on stderr.
+func runHarness(ctx context.Context, harness, base string, strict bool) (*conformance.Report, error) {
 	args := []string{"run", "--base-url", base, "--api-key", key, "--seed", "1", "--format", "json", "--timeout", "5s", "--workers", "1"}
 	if strict {
 		args = append(args, "--strict")
 	}
 	cmd := exec.CommandContext(ctx, harness, args...)
-	var out bytes.Buffer
-	cmd.Stdout = &out
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
-		return nil
+		return nil, fmt.Errorf("%v: %s", err, lastLine(errOut.Bytes()))
 	}
 	var rep conformance.Report
-	if json.Unmarshal(out.Bytes(), &rep) != nil {
-		return nil
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		return nil, fmt.Errorf("no JSON report: %v", err)
 	}
-	return &rep
+	return &rep, nil
 }
 
-// explore runs a short exploration and returns its findings in words.
-func explore(ctx context.Context, harness, base string, steps int, logw io.Writer) []string {
+// explore runs a short exploration and returns its findings in words; an exploration that
+// gives no report is an error.
+func explore(ctx context.Context, harness, base string, steps int) ([]string, error) {
 	dir, err := os.MkdirTemp("", "zoo-explore")
 	if err != nil {
-		return []string{"not explored: " + err.Error()}
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	// The replay file of a finding goes to a scratch folder, not into the work tree.
 	cmd := exec.CommandContext(ctx, harness, "explore", "--base-url", base, "--api-key", key, "--seed", "1",
 		"--steps", fmt.Sprint(steps), "--workers", "2", "--format", "json", "--timeout", "5s",
 		"--replay-file", filepath.Join(dir, "replay.json"))
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	_ = cmd.Run()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	runErr := cmd.Run()
 	var rep struct {
 		Findings []struct {
 			Rule    string `json:"rule"`
@@ -288,14 +321,13 @@ func explore(ctx context.Context, harness, base string, steps int, logw io.Write
 		} `json:"findings"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		fmt.Fprintf(logw, "zoo: explore gave no report: %v\n", err)
-		return []string{"explore gave no report"}
+		return nil, fmt.Errorf("explore gave no report (%v): %s", runErr, lastLine(errOut.Bytes()))
 	}
 	var found []string
 	for _, f := range rep.Findings {
 		found = append(found, fmt.Sprintf("%s: %s (%s)", f.Rule, f.Message, f.Class))
 	}
-	return found
+	return found, nil
 }
 
 func freePort() (string, error) {
@@ -308,9 +340,11 @@ func freePort() (string, error) {
 	return port, nil
 }
 
+var errExited = errors.New("the server's process ended")
+
 // ready polls the base URL until the server answers anything, for at most two minutes (a
-// first start may build).
-func ready(ctx context.Context, base string) error {
+// first start may build), and gives up at once when the server's process ends (exited).
+func ready(ctx context.Context, base string, exited <-chan struct{}) error {
 	deadline := time.Now().Add(2 * time.Minute)
 	client := &http.Client{Timeout: 2 * time.Second}
 	for time.Now().Before(deadline) {
@@ -323,16 +357,17 @@ func ready(ctx context.Context, base string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-exited:
+			return errExited
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
 	return errors.New("no answer within 2m")
 }
 
-func stopGroup(cmd *exec.Cmd) {
+// stopGroup stops the process group of cmd, whose Wait closes done.
+func stopGroup(cmd *exec.Cmd, done <-chan struct{}) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
