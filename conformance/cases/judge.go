@@ -62,6 +62,7 @@ func (r *run) judgeCase(k Case) {
 	body := readAll(resp)
 	got := resp.StatusCode
 	r.lastStatus = got
+	r.refusedCreate(k, got)
 	spoke := r.to.FailureCount() > before // the spec validation already said what is wrong
 	success := successStatus(r.fam.facts.ByID[k.Op])
 	want, gotText := expectedFor(k, success), report.StatusText(got)

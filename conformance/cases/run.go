@@ -57,6 +57,10 @@ type run struct {
 	notSent string
 	// sent is the name of the case this fork sent, after shrinking.
 	sent string
+	// refusal is the create this fork's case sent and the service refused (refused.go);
+	// refused gathers the family's, in the order merged.
+	refusal *refusal
+	refused []refusal
 }
 
 // Run sends every case of f on up to the budget's workers, judges each answer by its case's
@@ -96,6 +100,7 @@ func (f *Family) Run(env Env, to Sender) (out Outcome) {
 		send(rest)
 	}
 	r.judgeRange(probes)
+	r.checkRefused(r.refused)
 	return out
 }
 
@@ -207,6 +212,10 @@ func (r *run) runCases(ks []Case) []caseOutcome {
 		}
 		reported[sub.sent] = true
 		results[i].merge()
+		if f := sub.refusal; f != nil {
+			f.exchange = r.to.ExchangeCount() - 1
+			r.refused = append(r.refused, *f)
+		}
 		r.ran += sub.ran
 		if sub.skipped > 0 {
 			r.skipped += sub.skipped
@@ -244,7 +253,7 @@ func (r *run) runCase(k Case) bool {
 		if !failed {
 			r.notSent = cmp.Or(sub.to.NotSent(), sub.notSent)
 			merge()
-			r.lastStatus, r.sent = sub.lastStatus, k.Name
+			r.lastStatus, r.sent, r.refusal = sub.lastStatus, k.Name, sub.refusal
 			return r.account()
 		}
 		k = r.shrunk(k, level)

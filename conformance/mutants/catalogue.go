@@ -60,7 +60,7 @@ func Catalogue(doc *openapi3.T) ([]Mutant, error) {
 		f.withoutStatus = "with status " + f.statuses[0] + " (the spec requires one)"
 	}
 	var all []Mutant
-	for _, part := range []func(*facts) []Mutant{listMutants, createMutants, getMutants, authMutants, errorMutants, transportMutants, requestMutants, routeMutants, unnamedMutants} {
+	for _, part := range []func(*facts) []Mutant{listMutants, createMutants, getMutants, authMutants, errorMutants, transportMutants, requestMutants, routeMutants, unnamedMutants, anatomyMutants} {
 		all = append(all, part(f)...)
 	}
 	return all, nil

@@ -36,25 +36,22 @@ func authMutants(*facts) []Mutant {
 			Name:      "auth-open-list",
 			Fault:     "GET /pets lets requests without an Authorization header in (the route was left public).",
 			Catch:     []string{"auth/listPets-missing", "errors/unauthorized"},
-			AlsoFails: []string{"listPets/cases-auth"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-anatomy"},
 			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsList(r) && r.Header.Get("Authorization") == "" },
 				authorize),
 		},
 		{
-			Name:  "auth-open-get",
-			Fault: "GET /pets/{petId}, a legacy route registered outside the auth middleware, needs no key.",
-			Catch: []string{"auth/getPet-missing", "auth/getPet-wrong-key"},
-			AlsoFails: []string{
-				"auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-near-key", "auth/getPet-not-bearer",
-				"getPet/cases-auth",
-			},
-			Wrap: kit.Request(kit.IsGet, authorize),
+			Name:      "auth-open-get",
+			Fault:     "GET /pets/{petId}, a legacy route registered outside the auth middleware, needs no key.",
+			Catch:     []string{"auth/getPet-missing", "auth/getPet-wrong-key"},
+			AlsoFails: []string{"auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-near-key", "auth/getPet-not-bearer", "getPet/cases-auth", "getPet/cases-anatomy"},
+			Wrap:      kit.Request(kit.IsGet, authorize),
 		},
 		{
 			Name:      "auth-open-create",
 			Fault:     "POST /pets without an Authorization header is served as an anonymous client instead of refused.",
 			Catch:     []string{"auth/createPet-missing"},
-			AlsoFails: []string{"createPet/cases-auth"},
+			AlsoFails: []string{"createPet/cases-auth", "createPet/cases-anatomy"},
 			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsCreate(r) && r.Header.Get("Authorization") == "" },
 				authorize),
 		},
@@ -122,50 +119,30 @@ func authMutants(*facts) []Mutant {
 			}, authorize),
 		},
 		{
-			Name:  "auth-redirect-to-login",
-			Fault: "A request without a valid key is redirected (302) to a login page, as a web framework's default.",
-			Catch: []string{"auth/listPets-missing", "auth/createPet-missing", "auth/getPet-missing", "errors/unauthorized"},
-			AlsoFails: []string{
-				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-near-key",
-				"auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic", "auth/getPet-empty-token",
-				"auth/getPet-near-key", "auth/getPet-not-bearer", "auth/getPet-wrong-key", "auth/listPets-basic",
-				"auth/listPets-empty-token", "auth/listPets-near-key", "auth/listPets-not-bearer",
-				"auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth",
-			},
+			Name:      "auth-redirect-to-login",
+			Fault:     "A request without a valid key is redirected (302) to a login page, as a web framework's default.",
+			Catch:     []string{"auth/listPets-missing", "auth/createPet-missing", "auth/getPet-missing", "errors/unauthorized"},
+			AlsoFails: []string{"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-near-key", "auth/getPet-not-bearer", "auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key", "auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth", "createPet/cases-anatomy", "getPet/cases-anatomy", "listPets/cases-anatomy"},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.Status, rp.Body = http.StatusFound, nil
 				rp.Header = http.Header{"Location": {"/login"}}
 			}),
 		},
 		{
-			Name:  "auth-401-empty",
-			Fault: "A 401 has no body.",
-			Catch: []string{"auth/listPets-missing", "errors/unauthorized"},
-			AlsoFails: []string{
-				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing",
-				"auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic",
-				"auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer",
-				"auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key",
-				"auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth",
-				"listPets/cases-auth",
-			},
+			Name:      "auth-401-empty",
+			Fault:     "A 401 has no body.",
+			Catch:     []string{"auth/listPets-missing", "errors/unauthorized"},
+			AlsoFails: []string{"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing", "auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer", "auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key", "auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth", "createPet/cases-anatomy", "getPet/cases-anatomy", "listPets/cases-anatomy"},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.Body = nil
 				rp.Header.Del("Content-Type")
 			}),
 		},
 		{
-			Name:  "auth-401-status-400",
-			Fault: "The Error record of a 401 says status 400 (copied from the bad-request path).",
-			Catch: []string{"errors/unauthorized", "auth/listPets-missing"},
-			AlsoFails: []string{
-				"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing",
-				"auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic",
-				"auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer",
-				"auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key",
-				"auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth",
-				"listPets/cases-auth",
-			},
+			Name:      "auth-401-status-400",
+			Fault:     "The Error record of a 401 says status 400 (copied from the bad-request path).",
+			Catch:     []string{"errors/unauthorized", "auth/listPets-missing"},
+			AlsoFails: []string{"auth/createPet-basic", "auth/createPet-empty-token", "auth/createPet-missing", "auth/createPet-near-key", "auth/createPet-not-bearer", "auth/createPet-wrong-key", "auth/getPet-basic", "auth/getPet-empty-token", "auth/getPet-missing", "auth/getPet-near-key", "auth/getPet-not-bearer", "auth/getPet-wrong-key", "auth/listPets-basic", "auth/listPets-empty-token", "auth/listPets-near-key", "auth/listPets-not-bearer", "auth/listPets-wrong-key", "createPet/cases-auth", "getPet/cases-auth", "listPets/cases-auth", "createPet/cases-anatomy", "getPet/cases-anatomy", "listPets/cases-anatomy"},
 			Wrap: unauthorized(func(_ *http.Request, rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) { m["status"] = 400 }))
 			}),

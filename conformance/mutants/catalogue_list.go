@@ -85,13 +85,10 @@ func listMutants(f *facts) []Mutant {
 	beyondMax, above := int(f.limit.Max)+50, strconv.FormatInt(f.limit.Max+1, 10)
 	return []Mutant{
 		{
-			Name:  "list-default-25",
-			Fault: "Without limit, the listing returns up to 25 animals instead of 20.",
-			Catch: []string{"listPets/default-limit"},
-			AlsoFails: []string{
-				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/status-available",
-				"listPets/status-default-limit",
-			},
+			Name:      "list-default-25",
+			Fault:     "Without limit, the listing returns up to 25 animals instead of 20.",
+			Catch:     []string{"listPets/default-limit"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/status-available", "listPets/status-default-limit", "listPets/cases-anatomy"},
 			Wrap: kit.Query(kit.IsList, func(q url.Values) {
 				if !q.Has("limit") {
 					q.Set("limit", "25")
@@ -110,13 +107,10 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-limit-off-by-one",
-			Fault: "Listings return one animal more than the limit (<= instead of < in the loop), without limit 21.",
-			Catch: []string{"listPets/default-limit", "listPets/limit-min", "listPets/status-and-limit"},
-			AlsoFails: []string{
-				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/empty-array",
-				"listPets/status-available", "listPets/status-default-limit",
-			},
+			Name:      "list-limit-off-by-one",
+			Fault:     "Listings return one animal more than the limit (<= instead of < in the loop), without limit 21.",
+			Catch:     []string{"listPets/default-limit", "listPets/limit-min", "listPets/status-and-limit"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/empty-array", "listPets/status-available", "listPets/status-default-limit", "listPets/cases-anatomy"},
 			Wrap: kit.RespondNext(kit.IsList, func(next http.Handler, r *http.Request, rp *kit.Reply) {
 				q := r.URL.Query()
 				n, err := strconv.ParseInt(q.Get("limit"), 10, 64)
@@ -283,19 +277,11 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-wrapped",
-			Fault: `The listing is wrapped in an object, {"items": [...], "count": n}, instead of a bare array.`,
-			Catch: []string{"listPets/bare-array"},
-			AlsoFails: []string{
-				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit",
-				"listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available",
-				"listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold",
-				"versioning/base-url",
-			},
-			AlsoErrors: []string{
-				"getPet/cases-auth", "getPet/cases-headers", "getPet/cases-path", "getPet/deprecation-headers",
-				"getPet/deprecation-headers-sent", "getPet/listed-returned", "listPets/default-limit-exact",
-			},
+			Name:       "list-wrapped",
+			Fault:      `The listing is wrapped in an object, {"items": [...], "count": n}, instead of a bare array.`,
+			Catch:      []string{"listPets/bare-array"},
+			AlsoFails:  []string{"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available", "listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold", "versioning/base-url", "listPets/cases-anatomy"},
+			AlsoErrors: []string{"getPet/cases-auth", "getPet/cases-headers", "getPet/cases-path", "getPet/deprecation-headers", "getPet/deprecation-headers-sent", "getPet/listed-returned", "listPets/default-limit-exact", "getPet/cases-anatomy"},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(func(v any) any {
 					list, _ := v.([]any)
@@ -304,40 +290,26 @@ func listMutants(f *facts) []Mutant {
 			}),
 		},
 		{
-			Name:  "list-no-category-id",
-			Fault: "Listed animals lack categoryId (the listing uses a summary projection without it).",
-			Catch: []string{"listPets/bare-array"},
-			AlsoFails: []string{
-				"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit",
-				"listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available",
-				"listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold",
-				"versioning/base-url",
-			},
-			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
+			Name:      "list-no-category-id",
+			Fault:     "Listed animals lack categoryId (the listing uses a summary projection without it).",
+			Catch:     []string{"listPets/bare-array"},
+			AlsoFails: []string{"listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available", "listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold", "versioning/base-url", "listPets/cases-anatomy"},
+			Wrap:      kit.OnSuccess(kit.IsList, func(rp *kit.Reply) { rp.EditJSON(kit.EachObject(func(m map[string]any) { delete(m, "categoryId") })) }),
 		},
 		{
-			Name:  "list-id-as-string",
-			Fault: `Listed ids are JSON strings ("7") instead of integers.`,
-			Catch: []string{"listPets/bare-array"},
-			AlsoFails: []string{
-				"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query",
-				"listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit",
-				"listPets/status-available", "listPets/status-default-limit", "listPets/status-pending",
-				"listPets/status-sold", "versioning/base-url",
-			},
+			Name:      "list-id-as-string",
+			Fault:     `Listed ids are JSON strings ("7") instead of integers.`,
+			Catch:     []string{"listPets/bare-array"},
+			AlsoFails: []string{"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-available", "listPets/status-default-limit", "listPets/status-pending", "listPets/status-sold", "versioning/base-url", "listPets/cases-anatomy"},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) { m["id"] = fmt.Sprint(m["id"]) }))
 			}),
 		},
 		{
-			Name:  "list-status-upper-case",
-			Fault: "Listed statuses are upper case (AVAILABLE), outside the enumeration.",
-			Catch: append([]string{"listPets/bare-array"}, statusRules...),
-			AlsoFails: []string{
-				"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query",
-				"listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit",
-				"listPets/status-default-limit", "versioning/base-url",
-			},
+			Name:      "list-status-upper-case",
+			Fault:     "Listed statuses are upper case (AVAILABLE), outside the enumeration.",
+			Catch:     append([]string{"listPets/bare-array"}, statusRules...),
+			AlsoFails: []string{"getPet/listed-returned", "listPets/cases-auth", "listPets/cases-headers", "listPets/cases-query", "listPets/default-limit", "listPets/limit-max", "listPets/limit-min", "listPets/status-and-limit", "listPets/status-default-limit", "versioning/base-url", "listPets/cases-anatomy"},
 			Wrap: kit.OnSuccess(kit.IsList, func(rp *kit.Reply) {
 				rp.EditJSON(kit.EachObject(func(m map[string]any) {
 					if s, ok := m["status"].(string); ok {

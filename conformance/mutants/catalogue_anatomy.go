@@ -1,0 +1,105 @@
+package mutants
+
+import (
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/petstore/petstore/conformance/mutants/kit"
+)
+
+// anatomyMutants are faults in parts of the request a framework or a front server interprets
+// on its own (docs/anatomy.md): what only the anatomy's cases and the refused-write oracle
+// send or see.
+func anatomyMutants(*facts) []Mutant {
+	return []Mutant{
+		{
+			Name:  "list-head-500",
+			Fault: "HEAD on the collection crashes (500): the listing handler writes a body HEAD may not carry.",
+			Catch: []string{"listPets/cases-anatomy"},
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
+				return r.Method == http.MethodHead && path.Base(r.URL.Path) == "pets"
+			}),
+		},
+		{
+			// Not of the anatomy: a fault of a documented parameter's encoding, which only
+			// the query family sends (the anatomy leaves the documented values to it).
+			Name:  "list-status-encoded-ignored",
+			Fault: "A status filter written with a percent-encoded letter (status=%73old) is not decoded, matches no known value, and is dropped: every status is listed.",
+			Catch: []string{"listPets/cases-query"},
+			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsList(r) && strings.Contains(r.URL.RawQuery, "status=%") }, func(r *http.Request) {
+				q := r.URL.Query()
+				q.Del("status")
+				r.URL.RawQuery = q.Encode()
+			}),
+		},
+		{
+			Name:  "create-override-get",
+			Fault: "POST /pets with X-HTTP-Method-Override: GET is served as the listing (a method-override middleware on by default): nothing is created.",
+			Catch: []string{"createPet/cases-anatomy"},
+			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsCreate(r) && overridden(r) == http.MethodGet }, func(r *http.Request) {
+				r.Method, r.Body, r.ContentLength = http.MethodGet, http.NoBody, 0
+				r.Header.Del("Content-Type")
+			}),
+		},
+		{
+			Name:  "get-override-delete",
+			Fault: "GET /pets/{petId} with a method override naming DELETE is taken as a delete (answered 204): a read turned into a removal.",
+			Catch: []string{"getPet/cases-anatomy"},
+			Wrap: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if kit.IsGet(r) && keyed(r) && overridden(r) == http.MethodDelete {
+						w.WriteHeader(http.StatusNoContent)
+						return
+					}
+					next.ServeHTTP(w, r)
+				})
+			},
+		},
+		{
+			Name: "create-stored-then-refused",
+			Fault: "POST /pets stores the animal, then refuses the request for a header field the service does not expect " +
+				"(a validation step after the write): the client is told it failed, the animal is there.",
+			Catch: []string{"createPet/cases-anatomy", "createPet/cases-headers"},
+			Wrap: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if kit.IsCreate(r) && keyed(r) && unexpectedHeader(r) != "" {
+						rp := kit.Capture(next, r)
+						if rp.Status/100 == 2 {
+							kit.Fail(w, http.StatusBadRequest, "invalid_request", "unexpected header "+unexpectedHeader(r))
+							return
+						}
+						rp.Send(w)
+						return
+					}
+					next.ServeHTTP(w, r)
+				})
+			},
+		},
+	}
+}
+
+// overridden is the method r names in a method-override field or _method parameter, upper
+// case ("" for none).
+func overridden(r *http.Request) string {
+	for _, name := range []string{"X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override"} {
+		if v := r.Header.Get(name); v != "" {
+			return strings.ToUpper(v)
+		}
+	}
+	return strings.ToUpper(r.URL.Query().Get("_method"))
+}
+
+// expectedHeaders are the fields a plain client's create carries.
+var expectedHeaders = map[string]bool{"Authorization": true, "Content-Type": true, "Content-Length": true,
+	"Accept-Encoding": true, "User-Agent": true}
+
+// unexpectedHeader is a field of r outside expectedHeaders ("" for none).
+func unexpectedHeader(r *http.Request) string {
+	for k := range r.Header {
+		if !expectedHeaders[http.CanonicalHeaderKey(k)] {
+			return k
+		}
+	}
+	return ""
+}
