@@ -1,11 +1,20 @@
 package conformance_test
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/textproto"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -66,4 +75,120 @@ func TestRefusedWriteOracle(t *testing.T) {
 	// The same server without the fault: nothing is found.
 	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{Seed: 1, Only: []string{"createPet/cases-*"}})
 	assert.Equal(t, conformance.Conforming, rep.Verdict)
+}
+
+// unreadFront is a front for a conforming store that answers a request without a valid key
+// 401 at once, without reading its body, and keeps the connection: the body left on it is
+// read as the next request's line (Python's http.server does so, and answers that "method"
+// 501). Everything else it hands to the reference.
+func unreadFront(t *testing.T, store http.Handler) conformance.Target {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveUnread(c, store)
+		}
+	}()
+	return conformance.Target{BaseURL: "http://" + ln.Addr().String() + "/v1", APIKey: testKey}
+}
+
+func serveUnread(c net.Conn, store http.Handler) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	tp := textproto.NewReader(br)
+	write := func(status int, header http.Header, body []byte, head bool) {
+		fmt.Fprintf(c, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+		header.Set("Content-Length", strconv.Itoa(len(body)))
+		_ = header.Write(c)
+		fmt.Fprint(c, "\r\n")
+		if !head {
+			_, _ = c.Write(body)
+		}
+	}
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := tp.ReadLine()
+		if err != nil {
+			return
+		}
+		hdr, err := tp.ReadMIMEHeader()
+		if err != nil {
+			return
+		}
+		parts := strings.SplitN(line, " ", 3)
+		if len(parts) != 3 || !validMethod(parts[0]) {
+			write(http.StatusNotImplemented, http.Header{"Content-Type": {"text/html"}},
+				[]byte("<html><body><h1>Error response</h1><p>Error code: 501</p><p>Message: Unsupported method.</p></body></html>"), false)
+			continue
+		}
+		h := http.Header(hdr)
+		if v := h.Values("Authorization"); len(v) != 1 || v[0] != "Bearer "+testKey {
+			b, _ := json.Marshal(map[string]any{"code": "unauthorized", "message": "missing or invalid API key", "status": 401})
+			write(http.StatusUnauthorized, http.Header{"Content-Type": {"application/json"}, "Www-Authenticate": {"Bearer"}}, b, parts[0] == http.MethodHead)
+			continue // the body, if any, stays on the connection
+		}
+		var body io.Reader = http.NoBody
+		if te := h.Get("Transfer-Encoding"); strings.EqualFold(te, "chunked") {
+			body = httputil.NewChunkedReader(br)
+		} else if n, _ := strconv.Atoi(h.Get("Content-Length")); n > 0 {
+			body = io.LimitReader(br, int64(n))
+		}
+		if h.Get("Expect") == "100-continue" {
+			fmt.Fprint(c, "HTTP/1.1 100 Continue\r\n\r\n")
+		}
+		b, _ := io.ReadAll(body)
+		if h.Get("Transfer-Encoding") != "" {
+			_, _ = tp.ReadMIMEHeader() // the trailer section after the last chunk
+		}
+		r := httptest.NewRequest(parts[0], parts[1], bytes.NewReader(b))
+		r.Header = h
+		rec := httptest.NewRecorder()
+		store.ServeHTTP(rec, r)
+		write(rec.Code, rec.Header(), rec.Body.Bytes(), parts[0] == http.MethodHead)
+	}
+}
+
+func validMethod(m string) bool {
+	return m != "" && strings.IndexFunc(m, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+}
+
+// A front that answers a keyless request without reading its body poisons the connection for
+// the request after it. The finding names that request, with both requests in one curl line,
+// and every failing exchange reproduces when its request is sent alone on a fresh connection.
+func TestPoisonedConnectionBlamesTheRequestBefore(t *testing.T) {
+	target := unreadFront(t, newReference(t, beforeSunset, reference.Config{}))
+	rep := run(t, target, conformance.Options{Seed: 1, Workers: 1, Only: []string{"createPet/cases-*"}})
+	var blamed int
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	for _, res := range rep.Results {
+		for _, f := range res.Failures {
+			if f.Exchange < 0 {
+				continue
+			}
+			ex := res.Exchanges[f.Exchange]
+			if strings.Contains(f.Message, "left its connection unusable") {
+				blamed++
+				assert.Contains(t, ex.Curl, " --next ", "both requests, on one connection")
+				assert.Empty(t, ex.Request.Header.Values("Authorization"), "the request blamed is the one without a key")
+			}
+			req, err := http.NewRequest(ex.Request.Method, ex.Request.URL, strings.NewReader(ex.Request.Body))
+			require.NoError(t, err)
+			for k, vs := range ex.Request.Header {
+				for _, v := range vs {
+					req.Header.Add(k, strings.ReplaceAll(v, "$PETSTORE_API_KEY", testKey))
+				}
+			}
+			resp, err := fresh.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			assert.Equal(t, ex.Response.Status, resp.StatusCode, "%s: %s alone on a fresh connection", res.ID, f.Message)
+		}
+	}
+	assert.Positive(t, blamed, "the request that left its body unread is named")
 }

@@ -25,6 +25,8 @@ type routed struct {
 	// head: a HEAD request, routed as the GET it is without content (RFC 9110 9.3.2); its
 	// answer has no content to validate.
 	head bool
+	// before is the answer that came before this request's on its kept-alive connection.
+	before *lastAnswer
 }
 
 func (s *Session) route(req *http.Request, body []byte) routed {

@@ -107,6 +107,13 @@ func (s *Session) WaitedOut() (answers int64, waited time.Duration) {
 // request used the connection before it and however the workers shared the connections.
 // It returns the connection the answer came on, for the session's record of closes.
 func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, net.Conn, error) {
+	resp, conn, _, err := s.roundTripReused(ctx, req)
+	return resp, conn, err
+}
+
+// roundTripReused is roundTrip that says too whether the answer came on a connection an
+// earlier request had used.
+func (s *Session) roundTripReused(ctx context.Context, req *http.Request) (*http.Response, net.Conn, bool, error) {
 	t := &connTrace{}
 	t.trace.GotConn, t.trace.GotFirstResponseByte = t.gotConn, t.gotFirstByte
 	resp, err := s.client.Do(req.WithContext(httptrace.WithClientTrace(ctx, &t.trace)))
@@ -119,25 +126,30 @@ func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Respo
 		s.closes.dropped(got[0].Conn)
 	}
 	if err == nil {
-		return resp, got[len(got)-1].Conn, nil
+		return resp, got[len(got)-1].Conn, got[len(got)-1].Reused, nil
 	}
 	// A request that outlived its time is not a lost connection, whichever clock said so.
 	if len(got) == 0 || !got[len(got)-1].Reused || t.answered.Load() || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	s.closes.dropped(got[len(got)-1].Conn)
+	s.resent.Add(1)
+	resp, err = s.alone(ctx, req)
+	return resp, nil, false, err
+}
+
+// alone sends req again on a connection of its own, which no earlier request used.
+func (s *Session) alone(ctx context.Context, req *http.Request) (*http.Response, error) {
 	again := req.WithContext(ctx)
 	if req.GetBody != nil {
-		body, gerr := req.GetBody()
-		if gerr != nil {
-			return nil, nil, err
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, err
 		}
 		again = req.Clone(ctx)
 		again.Body = body
 	}
-	s.resent.Add(1)
-	resp, err = s.fresh.Do(again)
-	return resp, nil, err
+	return s.fresh.Do(again)
 }
 
 // connTrace is what roundTrip learns of a request's connections as it is sent: one value
@@ -179,6 +191,12 @@ type lastAnswer struct {
 	status       int
 	method, path string
 	curl         func() string
+	// req is the request as sent (its body again from GetBody), for a later request on the
+	// same connection that its answer may have to be explained by (Recorder.Confirm); before
+	// is the answer before it on the connection, kept maxChain deep.
+	req    *http.Request
+	before *lastAnswer
+	depth  int // how many answers before holds
 	// closeSaid: the answer said "Connection: close", so the close that follows is announced.
 	closeSaid bool
 	at        time.Time // when the answer was read
@@ -214,6 +232,43 @@ func (c *closes) answered(conn net.Conn, a lastAnswer) {
 		c.last = map[net.Conn]lastAnswer{}
 	}
 	c.last[conn] = a
+}
+
+// maxChain is how many answers back a connection's history is kept at least: a request that
+// left a connection unusable is looked for that far back (a server that leaves every body
+// unread poisons each request after it, so the first may lie far back).
+const maxChain = 256
+
+// chained is a as the answer before another. The history is shared, never changed once
+// made, so an exchange's history stays as it was sent; when it grows to twice maxChain, the
+// newest maxChain answers are copied into a history of their own and the rest let go.
+func chained(a lastAnswer) *lastAnswer {
+	head := &a
+	if a.depth < 2*maxChain {
+		return head
+	}
+	n := head
+	for i := 1; i < maxChain && n.before != nil; i++ {
+		b := *n.before
+		n.before = &b
+		n = &b
+	}
+	n.before = nil
+	for d, m := maxChain-1, head; m != nil; d, m = d-1, m.before {
+		m.depth = d
+	}
+	return head
+}
+
+// lastOn is the last answer noted on conn, before the one that came now.
+func (c *closes) lastOn(conn net.Conn) (lastAnswer, bool) {
+	if conn == nil {
+		return lastAnswer{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.last[connOf(conn)]
+	return a, ok
 }
 
 // dropped notes that the target closed conn without answering the request sent on it; when

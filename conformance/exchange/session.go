@@ -138,7 +138,9 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 		rec.add(ex)
 		return nil, nil, errors.New(ex.Error)
 	}
-	rec.addAnswered(s.answered(req, reqBody, resp, body))
+	a := s.answered(req, reqBody, resp, body)
+	a.before, a.sent = rt.before, req
+	rec.addAnswered(a)
 	for _, f := range s.validate(&rt, resp.StatusCode, resp.Header, body, open) {
 		rec.Fail(f)
 	}
@@ -329,9 +331,16 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
-	resp, conn, err := s.roundTrip(ctx, req)
+	resp, conn, reused, err := s.roundTripReused(ctx, req)
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if reused {
+		// The answer came after another request's on this connection: if it surprises,
+		// that request may be why (Recorder.Confirm).
+		if prev, ok := s.closes.lastOn(conn); ok {
+			rt.before = chained(prev)
+		}
 	}
 	defer resp.Body.Close()
 	s.recordCoverage(rt, resp.StatusCode)
@@ -352,7 +361,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		body = body[:maxResponseBytes]
 	}
 	s.noteOwned(req, rt, resp.StatusCode, body)
-	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, closeSaid: resp.Close, at: time.Now(), curl: func() string {
+	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, closeSaid: resp.Close, at: time.Now(), req: req, before: rt.before, depth: depthOf(rt.before), curl: func() string {
 		var sent []byte
 		if req.GetBody != nil {
 			if rc, err := req.GetBody(); err == nil {
@@ -452,12 +461,33 @@ type answeredExchange struct {
 	reqBody []byte
 	resp    http.Response
 	body    []byte
+	// before is the answer that came before this one on the same kept-alive connection (nil:
+	// a connection of its own), and sent the request as sent, to send it again alone.
+	before *lastAnswer
+	sent   *http.Request
+	// blamed is set when this answer did not come again alone (Confirm): the exchange a
+	// report shows is then the request before it, with both in one curl line.
+	blamed *lastAnswer
 }
 
 // build writes the exchange as a report shows it: redacted, with the curl line that repeats it.
 func (a *answeredExchange) build() report.Exchange {
 	if a.done != nil {
 		return *a.done
+	}
+	if b := a.blamed; b != nil {
+		ex := a.s.exchange(b.req, sentBody(b.req))
+		ex.Response = &report.ExchangeResponse{Status: b.status}
+		// Every request from the one blamed to this one, on one connection.
+		var lines []string
+		for n := a.before; n != nil; n = n.before {
+			lines = append([]string{n.curl()}, lines...)
+			if n == b {
+				break
+			}
+		}
+		ex.Curl = onOneConnection(append(lines, a.s.curl(&a.req, a.reqBody)))
+		return ex
 	}
 	ex := a.s.exchange(&a.req, a.reqBody)
 	ex.Response = a.s.response(&a.resp, a.body)
@@ -493,4 +523,12 @@ func unmetExpectation(req *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// depthOf is the length of the history an answer with before before it has.
+func depthOf(before *lastAnswer) int {
+	if before == nil {
+		return 0
+	}
+	return before.depth + 1
 }

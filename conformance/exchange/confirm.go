@@ -1,0 +1,156 @@
+package exchange
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/petstore/petstore/conformance/report"
+)
+
+// Before anyone is blamed: an answer that fails a check and came on a kept-alive connection
+// after another request's is sent again alone, on a connection of its own. When the fresh
+// answer's status differs, the first answer was not this request's to give: the request
+// before it left the connection unusable (a body it answered without reading, which the
+// server then read as the next request line; a framing it got wrong), and the finding is
+// that request's, with both requests in one curl line that repeats them on one connection.
+
+// Confirm sends again alone every failing request of r that was answered after another
+// request on its connection, and moves to the request before it each finding that does not
+// come again. Requests that may change what they name other than a create are not sent
+// again: their first answer changed the store. It returns how many findings it moved.
+func (r *Recorder) Confirm(ctx context.Context) int {
+	r.mu.Lock()
+	failing := map[int]bool{}
+	for _, f := range r.failures {
+		failing[f.Exchange] = true
+	}
+	type suspect struct {
+		index int
+		a     *answeredExchange
+	}
+	var suspects []suspect
+	for i := range r.answered {
+		a := &r.answered[i]
+		if idx := len(r.exchanges) + i; failing[idx] && a.sent != nil && a.blamed == nil && again(a.sent) && mayHavePoisoned(a.before) {
+			suspects = append(suspects, suspect{idx, a})
+		}
+		if len(suspects) == MaxExchanges {
+			break // as many as a report shows
+		}
+	}
+	r.mu.Unlock()
+	moved := 0
+	// Each request is sent again alone at most once, however many histories hold it.
+	alone := map[*http.Request]int{}
+	reproduces := func(s *Session, n *lastAnswer) bool {
+		st, ok := alone[n.req]
+		if !ok {
+			var err error
+			if st, err = s.aloneAgain(ctx, n.req, sentBody(n.req)); err != nil {
+				st = -1
+			}
+			alone[n.req] = st
+		}
+		return st == n.status
+	}
+	for _, sp := range suspects {
+		status, err := sp.a.s.aloneAgain(ctx, sp.a.sent, sp.a.reqBody)
+		if err != nil {
+			continue
+		}
+		if status == sp.a.resp.StatusCode {
+			continue // it comes again: the finding is this request's
+		}
+		// The request before may itself have been answered from a connection an earlier one
+		// left unusable: the one blamed is the nearest whose answer comes again alone.
+		b := sp.a.before
+		for b.before != nil && again(b.req) && !reproduces(sp.a.s, b) {
+			b = b.before
+		}
+		r.mu.Lock()
+		r.failures = slices.DeleteFunc(r.failures, func(f report.Failure) bool { return f.Exchange == sp.index })
+		sp.a.blamed = b
+		r.failures = append(r.failures, report.Failure{Exchange: sp.index, Location: "connection",
+			Message: r.redact(fmt.Sprintf("%s %s, answered %s, left its connection unusable: the next request on it, %s %s, got %s, "+
+				"which it does not get alone on a fresh connection (%s); a server that answers without reading a request's body "+
+				"must read and discard it or close the connection (RFC 9112 9.3, 6.3)",
+				b.method, b.path, report.StatusText(b.status), sp.a.req.Method, sp.a.req.URL.Path,
+				report.StatusText(sp.a.resp.StatusCode), report.StatusText(status))),
+			Expected: r.redact(report.StatusText(status) + " to " + sp.a.req.Method + " " + sp.a.req.URL.Path + ", as alone"),
+			Actual:   report.StatusText(sp.a.resp.StatusCode) + " after the request before it on the same connection"})
+		r.mu.Unlock()
+		moved++
+	}
+	return moved
+}
+
+// aloneAgain sends req (whose body was body) again on a connection of its own, counted as
+// every request is: an animal a create makes is the run's, and removed with the others.
+func (s *Session) aloneAgain(ctx context.Context, req *http.Request, body []byte) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	s.requests.Add(1)
+	resp, err := s.alone(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	answer, _ := readBody(resp)
+	rt := s.route(req, body)
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
+		s.created.Add(1)
+	}
+	s.noteOwned(req, &rt, resp.StatusCode, answer)
+	return resp.StatusCode, nil
+}
+
+// mayHavePoisoned: the request before on the connection could have left it unusable: it
+// carried a body and was answered with an error, which a server may give without reading
+// the body (a rejected key, a refused media type or size).
+func mayHavePoisoned(before *lastAnswer) bool {
+	return before != nil && before.status >= 400 && before.req != nil &&
+		(before.req.ContentLength > 0 || before.req.ContentLength < 0 || len(before.req.TransferEncoding) > 0)
+}
+
+// again: a request that may be sent again to confirm its answer, because sending it again
+// changes nothing, or adds an animal as any create does.
+func again(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPost:
+		return true
+	}
+	return false
+}
+
+// onOneConnection joins curl lines into one command that sends their requests on one
+// connection, in order (curl's --next keeps the connection); a line that pipes its body in
+// from printf stays a line of its own.
+func onOneConnection(lines []string) string {
+	out := lines[0]
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(out, "curl ") || !strings.HasPrefix(l, "curl ") {
+			out += "\n" + l
+			continue
+		}
+		out += " --next " + strings.TrimPrefix(l, "curl ")
+	}
+	return out
+}
+
+// sentBody is the body req was sent with (none: nil).
+func sentBody(req *http.Request) []byte {
+	if req.GetBody == nil {
+		return nil
+	}
+	rc, err := req.GetBody()
+	if err != nil {
+		return nil
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(rc)
+	return b
+}
