@@ -18,9 +18,10 @@ import (
 // server then read as the next request line; a framing it got wrong), and the finding is
 // that request's, with both requests in one curl line that repeats them on one connection.
 
-// Confirm sends again alone every failing request of r that was answered after another
-// request on its connection, and moves to the request before it each finding that does not
-// come again. Requests that may change what they name other than a create are not sent
+// Confirm sends again alone every request of r that failed with an error answer (what a
+// server gives to the bytes of another request's body read as a request) after a request
+// that may have left its body unread on the connection, and moves to the request before it
+// each finding that does not come again. Requests that may change what they name other than a create are not sent
 // again: their first answer changed the store. It returns how many findings it moved.
 func (r *Recorder) Confirm(ctx context.Context) int {
 	r.mu.Lock()
@@ -35,11 +36,8 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 	var suspects []suspect
 	for i := range r.answered {
 		a := &r.answered[i]
-		if idx := len(r.exchanges) + i; failing[idx] && a.sent != nil && a.blamed == nil && again(a.sent) && mayHavePoisoned(a.before) {
+		if idx := len(r.exchanges) + i; failing[idx] && a.resp.StatusCode >= 400 && a.sent != nil && a.blamed == nil && again(a.sent) && mayHavePoisoned(a.before) {
 			suspects = append(suspects, suspect{idx, a})
-		}
-		if len(suspects) == MaxExchanges {
-			break // as many as a report shows
 		}
 	}
 	r.mu.Unlock()
