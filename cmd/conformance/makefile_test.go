@@ -48,6 +48,7 @@ func TestMakefile(t *testing.T) {
 
 	dist := makeN(t, "dist", "DIST_VERSION=v1.2.3")
 	assert.Contains(t, dist, "./internal/cmd/release dist -out dist -version v1.2.3")
+	assert.Contains(t, makeN(t, "image"), "./internal/cmd/release image -out dist ")
 
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)

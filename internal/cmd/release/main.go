@@ -2,7 +2,9 @@
 // cross-builds static binaries of cmd/conformance and cmd/petstore for each platform, stamped
 // with the version, and writes an archive per platform (tar.gz; zip for windows) and
 // SHA256SUMS into dist/; then it unpacks the archive of the machine's own platform and checks
-// that both commands print that version. The Makefile runs it (make dist); it is no part of
+// that both commands print that version. `release image` builds the container image of both
+// commands for linux, as an OCI image layout and docker-load tarballs (docs/container.md),
+// without a Docker engine. The Makefile runs it (make dist, make image); it is no part of
 // either command.
 package main
 
@@ -39,7 +41,7 @@ var platforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/a
 var commands = []string{"conformance", "petstore"}
 
 const usage = `usage: release dist [-out DIR] [-version V] [-platforms LIST]
-       release image [-out DIR] [-version V] [-platforms LIST]`
+       release image [-out DIR] [-version V] [-platforms LIST] [-ca-certs FILE]`
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -50,6 +52,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	version := fs.String("version", "", "the version to stamp (default: the tag of HEAD, else its short commit, -dirty when the tree is modified)")
 	plats := fs.String("platforms", "", "comma-separated GOOS/GOARCH pairs (default: every platform of the command)")
 	root := fs.String("root", ".", "the module's root")
+	caCerts := fs.String("ca-certs", "/etc/ssl/certs/ca-certificates.crt", "the CA certificates the image carries (image)")
 	fs.SetOutput(stdout)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -66,6 +69,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			list = strings.Split(*plats, ",")
 		}
 		return b.dist(ctx, *out, list)
+	case "image":
+		list := imagePlatforms
+		if *plats != "" {
+			list = strings.Split(*plats, ",")
+		}
+		return b.image(ctx, *out, list, *caCerts)
 	default:
 		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 	}
