@@ -13,7 +13,7 @@ tarball=$(ls dist/petstore-image_*_linux_$arch.tar)
 root=$(mktemp -d)
 pid=
 cleanup() {
-  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; fi
   rm -rf "$root"
 }
 trap cleanup EXIT
@@ -22,7 +22,9 @@ tar -xOf "$tarball" "$(tar -tf "$tarball" | grep '\.tar\.gz$')" | tar -xz -C "$r
 as_user() { chroot --userspec=65532:65532 "$root" "$@"; }
 
 as_user /conformance --version
-as_user /petstore serve --addr 127.0.0.1:0 --api-key image-smoke-key --seed /pets.json >"$root/tmp/serve.log" 2>&1 &
+# chroot itself in the background (not as_user: $! would be a subshell's), so that $! is the
+# server, which chroot becomes.
+chroot --userspec=65532:65532 "$root" /petstore serve --addr 127.0.0.1:0 --api-key image-smoke-key --seed /pets.json >"$root/tmp/serve.log" 2>&1 &
 pid=$!
 base=
 for _ in $(seq 100); do
