@@ -17,14 +17,37 @@ type Info struct {
 	Modified bool   `json:"modified,omitempty"` // the work tree had uncommitted changes
 }
 
+// Set by the linker (-ldflags -X) where the release tool builds (make dist, make image): the
+// version (the tag, else the short commit), the revision, its time and whether the tree was
+// modified. They win over what the toolchain recorded, which a cross-build without VCS
+// information (-buildvcs=false, a worktree) lacks.
+var (
+	stampedVersion  string
+	stampedRevision string
+	stampedTime     string
+	stampedModified string
+)
+
 // Read returns the build information of the running binary; fields the toolchain did not
 // record are empty (Version is then "unknown").
 func Read() Info {
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return Info{Version: "unknown"}
+	i := Info{Version: "unknown"}
+	if ok {
+		i = fromBuildInfo(bi)
 	}
-	return fromBuildInfo(bi)
+	return stamped(i, stampedVersion, stampedRevision, stampedTime, stampedModified)
+}
+
+// stamped is i with what the linker stamped in its place.
+func stamped(i Info, version, revision, time, modified string) Info {
+	if version != "" {
+		i.Version = version
+	}
+	if revision != "" {
+		i.Revision, i.Time, i.Modified = revision, time, modified == "true"
+	}
+	return i
 }
 
 func fromBuildInfo(bi *debug.BuildInfo) Info {

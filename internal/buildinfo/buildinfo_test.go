@@ -31,3 +31,13 @@ func TestString(t *testing.T) {
 func TestReadInTest(t *testing.T) {
 	assert.NotEmpty(t, Read().Version)
 }
+
+// What the release tool stamps wins over what the toolchain recorded.
+func TestStamped(t *testing.T) {
+	bi := debug.BuildInfo{Main: debug.Module{Path: "github.com/petstore/petstore", Version: "(devel)"}}
+	i := stamped(fromBuildInfo(&bi), "v1.2.3", "abc123", "2026-01-02T03:04:05Z", "false")
+	assert.Equal(t, "github.com/petstore/petstore v1.2.3 rev abc123 (2026-01-02T03:04:05Z)", i.String())
+	i = stamped(fromBuildInfo(&bi), "abc1234-dirty", "abc1234", "", "true")
+	assert.Equal(t, "github.com/petstore/petstore abc1234-dirty rev abc1234 (modified)", i.String())
+	assert.Equal(t, fromBuildInfo(&bi), stamped(fromBuildInfo(&bi), "", "", "", ""))
+}
