@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/petstore/petstore/conformance"
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/internal/cli"
 )
@@ -50,22 +51,54 @@ func listCommand(_ context.Context, e env, args []string) error {
 
 func listText(w io.Writer, rules []conformance.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSECTION\tSEVERITY\tTITLE")
+	fmt.Fprintln(tw, "ID\tSECTION\tSEVERITY\tCOST\tTITLE")
+	total, deep := 0, 0
 	for _, r := range rules {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Section, r.Severity, r.Title)
+		c := cost(r)
+		total, deep = total+c.requests, deep+c.deepRequests
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Section, r.Severity, c, r.Title)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nthe generated cases send about %d requests by default, %d with --depth deep (a hand-written rule sends a few)\n", total, deep)
+	return err
 }
 
 func listMarkdown(w io.Writer, rules []conformance.Rule) error {
 	cell := strings.NewReplacer("|", `\|`, "\n", " ")
 	var b strings.Builder
-	b.WriteString("| ID | Section | Severity | Title |\n|---|---|---|---|\n")
+	b.WriteString("| ID | Section | Severity | Cost | Title |\n|---|---|---|---|---|\n")
 	for _, r := range rules {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, cell.Replace(r.Section), r.Severity, cell.Replace(r.Title))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, cell.Replace(r.Section), r.Severity, cost(r), cell.Replace(r.Title))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// familyCost is what a family of generated cases sends, by default and with --depth deep;
+// the zero value is a hand-written rule's (a few requests).
+type familyCost struct{ cases, requests, deepCases, deepRequests int }
+
+func cost(r conformance.Rule) familyCost {
+	if r.Family == nil {
+		return familyCost{}
+	}
+	var c familyCost
+	c.cases, c.requests = r.Family.Cost(cases.DepthDefault)
+	c.deepCases, c.deepRequests = r.Family.Cost(cases.DepthDeep)
+	return c
+}
+
+func (c familyCost) String() string {
+	if c.requests == 0 {
+		return "-"
+	}
+	s := fmt.Sprintf("%d requests", c.requests)
+	if c.deepRequests != c.requests {
+		s += fmt.Sprintf(" (deep %d)", c.deepRequests)
+	}
+	return s
 }
 
 // listedRule is the JSON form of a rule in the catalogue.

@@ -144,12 +144,15 @@ func TestRunCannotBeMade(t *testing.T) {
 func TestList(t *testing.T) {
 	code, out, _ := runMain(t, nil, "list")
 	assert.Equal(t, 0, code)
-	assert.Regexp(t, `(?m)^ID +SECTION +SEVERITY +TITLE$`, out)
-	assert.Regexp(t, `(?m)^listPets/default-limit +4.1 rule 1; 8 +MUST +without limit, at most 20 animals`, out)
+	assert.Regexp(t, `(?m)^ID +SECTION +SEVERITY +COST +TITLE$`, out)
+	assert.Regexp(t, `(?m)^listPets/default-limit +4.1 rule 1; 8 +MUST +- +without limit, at most 20 animals`, out)
+	// A family of generated cases says what it sends, by default and deeper.
+	assert.Regexp(t, `(?m)^listPets/cases-anatomy +[^ ].* +MUST +\d+ requests \(deep \d+\) +listPets: `, out)
+	assert.Regexp(t, `(?m)^the generated cases send about \d+ requests by default, \d+ with --depth deep`, out)
 
 	_, out, _ = runMain(t, nil, "list", "--format", "markdown")
-	assert.True(t, strings.HasPrefix(out, "| ID | Section | Severity | Title |\n|---|---|---|---|\n"))
-	assert.Contains(t, out, "| `getPet/unknown-id` | 4.3; 7 | MUST | an unknown petId gets 404 with an Error body |\n")
+	assert.True(t, strings.HasPrefix(out, "| ID | Section | Severity | Cost | Title |\n|---|---|---|---|---|\n"))
+	assert.Contains(t, out, "| `getPet/unknown-id` | 4.3; 7 | MUST | - | an unknown petId gets 404 with an Error body |\n")
 
 	_, out, _ = runMain(t, nil, "list", "--format", "json")
 	var rules []map[string]any

@@ -150,6 +150,10 @@ type Part struct {
 	// target through normalisation or a forwarding header): it is sent only where the
 	// changed request would touch the run's own animals.
 	Unsafe bool
+	// Should weighs an answer against the part's meaning at SHOULD (READINGS.md: a
+	// requirement HTTP puts on every server that the document does not mention, such as
+	// serving HEAD wherever GET is served).
+	Should bool
 	// MethodOverride marks a part whose value names a method a stack may act on instead of
 	// the request's own (the method in Value.Text, after "=" for a query parameter): it is
 	// sent only where that method would touch the run's own animals, or change nothing.

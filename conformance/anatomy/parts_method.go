@@ -8,7 +8,10 @@ func methodParts() []Part {
 			ID: "method/head", Where: Method, Name: "HEAD",
 			Defined: []string{"RFC 9110 §9.3.2"},
 			Meaning: None,
-			Why:     "RFC 9110 §9.3.2: HEAD is GET without content; the document's GET operations (§4.1, §4.3) answer HEAD as they answer GET (status and header fields), without a body",
+			Why: "RFC 9110 §9.3.2: HEAD is GET without content, and §9.1 asks every general-purpose server to support it; the document's GET operations (§4.1, §4.3) " +
+				"answer HEAD as they answer GET (status and header fields), without a body. The document does not mention HEAD, so a server that refuses it " +
+				"breaks a SHOULD (READINGS.md: an HTTP requirement the document does not mention)",
+			Should: true,
 			Ops:     getOps,
 			Values:  []Value{def(val("head", ordinary, "HEAD instead of GET", "HEAD"))},
 		},

@@ -60,7 +60,10 @@ type Mutation struct {
 	// rangeProbe marks a valid int64 sent for a reference to a record the document does not
 	// show: refusing it is open alone, but not beside accepting other made-up ones.
 	rangeProbe bool
-	apply      func(*Request)
+	// elsewhere marks a variant that makes the request another than the operation's
+	// (Case.Elsewhere).
+	elsewhere bool
+	apply     func(*Request)
 }
 
 // Case is one request of a family, with its verdict.
@@ -96,6 +99,9 @@ type Case struct {
 	// Keyless marks an open case sent without a valid key: whatever else it leaves open, a
 	// success is never right (section 5.3).
 	Keyless bool
+	// Elsewhere marks a case whose request is another than the operation's (another method,
+	// another host): a success is that resource's answer, not judged as the operation's.
+	Elsewhere bool
 
 	mutations []Mutation
 	base      Request
@@ -129,6 +135,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		names, words = append(names, m.Name), append(words, m.Words)
 		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
 		c.RangeProbe = len(ms) == 1 && m.rangeProbe
+		c.Elsewhere = c.Elsewhere || m.elsewhere
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
 		}

@@ -164,3 +164,27 @@ func hash(s string) uint64 {
 	h.Write([]byte(s))
 	return h.Sum64()
 }
+
+// Cost is what f sends at depth d with the default strength: its cases, and its requests
+// (a case's own animal, getPet of an animal a case created, the refused-write oracle's
+// listings), as a run against a store that answers as the document says would send them.
+func (f *Family) Cost(d Depth) (cases, requests int) {
+	g := New(Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return NamePrefix + "cost" }}).
+		Combinations(1, DefaultStrength).Deep(d)
+	creates := false
+	for _, k := range f.draw(g, 1) {
+		cases++
+		requests++
+		if NeedsOwnAnimal(k.Request.Path) {
+			requests++
+		}
+		if k.Op == spec.OpCreate && k.Verdict == Accept {
+			requests++ // getPet of the animal created
+		}
+		creates = creates || k.Op == spec.OpCreate
+	}
+	if creates {
+		requests += 1 + len(f.facts.Statuses) // the refused-write oracle's listings, were a create refused
+	}
+	return cases, requests
+}

@@ -37,9 +37,12 @@ func (g *Generator) anatomyCases(op spec.Operation) []Case {
 			}
 			c := Combine(op.ID, g.Valid(op), m, noKey)
 			if !keyFirst(p) {
-				c.Verdict, c.Statuses, c.Keyless = Open, nil, true
+				c.Verdict, c.Statuses, c.Keyless = Open, nil, p.Where == anatomy.Target || p.Where == anatomy.Method && p.ID != "method/options"
 				c.Reason = "the value may address another resource than the operation, which the document does not show: " +
-					"without a key any 4xx with an Error record or a redirect is an answer, never a success (5.3)"
+					"without a key any 4xx with an Error record or a redirect is an answer"
+				if c.Keyless {
+					c.Reason += ", never a success (5.3)"
+				}
 			}
 			out = append(out, c)
 		}
@@ -110,9 +113,10 @@ func (g *Generator) anatomyMutations(op spec.Operation, p anatomy.Part) []Mutati
 		}
 		m := mut(p.ID, strings.ReplaceAll(p.ID, "/", "-")+"-"+v.Slug, v.Words, verdict, v.Status,
 			"docs/anatomy.md "+p.ID+": "+why, apply)
-		if meaning == anatomy.Fault && strings.HasPrefix(why, "SHOULD") {
+		if p.Should || meaning == anatomy.Fault && strings.HasPrefix(why, "SHOULD") {
 			m = should(m)
 		}
+		m.elsewhere = addressesElsewhere(p)
 		out = append(out, m)
 	}
 	return out
@@ -146,17 +150,26 @@ func anatomySafe(op spec.Operation, p anatomy.Part, v anatomy.Value) (own, ok bo
 
 // keyFirst says whether the document's 401 comes before whatever a value of part p does to a
 // request without a key: not where the value may address another resource than the
-// operation (another target, host or method), which the document does not show, nor for an
-// expectation, which the HTTP layer answers first; there any 4xx with an Error record, or a
-// redirect, is an answer, but never a success.
+// operation (another target, host or method, HEAD too: a server may serve no HEAD at all),
+// which the document does not show, nor for an expectation, which the HTTP layer answers
+// first; there any 4xx with an Error record, or a redirect, is an answer, and a success
+// only where it is no resource's content (an OPTIONS, another host).
 func keyFirst(p anatomy.Part) bool {
 	switch {
-	case p.Where == anatomy.Target, p.Where == anatomy.Method && p.ID != "method/head", p.ID == "header/host":
+	case p.Where == anatomy.Target, p.Where == anatomy.Method, p.ID == "header/host":
 		return false
 	case p.ID == "header/expect":
 		return false // the HTTP layer answers an expectation before any handler reads the key
 	}
 	return true
+}
+
+// addressesElsewhere: a value of p makes the request another than the operation's (another
+// method than HEAD, another host), so a success is that resource's answer, not the
+// operation's: an OPTIONS that lists the methods, a site the front server does not serve.
+// A CORS preflight (OPTIONS) is answered without a key, as browsers send it.
+func addressesElsewhere(p anatomy.Part) bool {
+	return p.Where == anatomy.Method && p.ID != "method/head" || p.ID == "header/host"
 }
 
 // overrideMethod is the method a method-override value names ("DELETE", "_method=DELETE").
