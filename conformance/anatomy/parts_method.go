@@ -12,8 +12,8 @@ func methodParts() []Part {
 				"answer HEAD as they answer GET (status and header fields), without a body. The document does not mention HEAD, so a server that refuses it " +
 				"breaks a SHOULD (READINGS.md: an HTTP requirement the document does not mention)",
 			Should: true,
-			Ops:     getOps,
-			Values:  []Value{def(val("head", ordinary, "HEAD instead of GET", "HEAD"))},
+			Ops:    getOps,
+			Values: []Value{def(val("head", ordinary, "HEAD instead of GET", "HEAD"))},
 		},
 		{
 			ID: "method/options", Where: Method, Name: "OPTIONS",
