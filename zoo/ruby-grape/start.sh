@@ -5,7 +5,7 @@ set -u
 # trap it; re-exec once with default dispositions so Ctrl-C/SIGINT always works.
 if [ -z "${PETSTORE_SIGNALS_RESET:-}" ]; then
   export PETSTORE_SIGNALS_RESET=1
-  exec env --default-signal=INT,TERM,QUIT "$0" "$@"
+  exec env --default-signal=INT,TERM,QUIT bash "$0" "$@"
 fi
 HERE="$(cd "$(dirname "$0")" && pwd)"
 PORT="${PORT:-8080}"
