@@ -41,6 +41,11 @@ type Judgement struct {
 	Section string `json:"section"`
 	// Note says what happened, or how the harness was fixed.
 	Note string `json:"note,omitempty"`
+	// Intermittent says the failure shows in some runs only, for a reason of the
+	// implementation's (a store that a worker restart empties, a server that answers an
+	// oversized request and closes while it is still being written): a run without it has
+	// not lost it. Note says why.
+	Intermittent bool `json:"intermittent,omitempty"`
 }
 
 // Miss is a deviation a person found by hand that the harness did not report at first.
@@ -186,7 +191,7 @@ func Compare(rec *Implementation, obs Observed) (lost, unjudged, falsePositives 
 		}
 	}
 	for k, j := range rec.Failures {
-		if (j.Verdict == Fault || j.Verdict == Should || j.Verdict == Advisory) && !seen[k] {
+		if (j.Verdict == Fault || j.Verdict == Should || j.Verdict == Advisory) && !j.Intermittent && !seen[k] {
 			lost = append(lost, k)
 		}
 	}

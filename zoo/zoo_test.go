@@ -19,6 +19,7 @@ func TestKeyBlanksValues(t *testing.T) {
 func TestCompare(t *testing.T) {
 	rec := &Implementation{Failures: map[string]Judgement{
 		"a": {Verdict: Fault}, "b": {Verdict: Fault}, "c": {Verdict: FalsePositive}, "d": {Verdict: Should},
+		"i": {Verdict: Fault, Intermittent: true}, // shown in some runs only: not lost when absent
 	}}
 	lost, unjudged, fps := Compare(rec, Observed{Failures: []string{"a", "c", "e"}})
 	assert.Equal(t, []string{"b", "d"}, lost)

@@ -53,6 +53,9 @@ func (r *run) judgeCase(k Case) {
 	if k.Verdict == Reject && slices.Equal(k.Statuses, []int{http.StatusUnauthorized}) {
 		ctx = judge.MayAnswerUnread(ctx) // 401 needs none of the body
 	}
+	if k.Elsewhere {
+		ctx = judge.Elsewhere(ctx)
+	}
 	before := r.to.FailureCount()
 	r.lastStatus = 0
 	resp, err := r.to.Send(ctx, k.Request, k.Verdict != Accept)

@@ -416,9 +416,10 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 			Message:  "a 417 with no content: the HTTP layer's answer to an expectation it does not meet carries no Error record (7)",
 			Expected: "an Error record", Actual: "no content"})
 	}
-	if open && status/100 == 3 || rt.head {
+	if open && status/100 == 3 || rt.head || status/100 == 2 && judge.IsElsewhere(rt.vreq.Context()) {
 		// A redirect where the document leaves the answer open: the rule judges it; an
-		// answer to HEAD has no content, so the rule judges its status alone.
+		// answer to HEAD has no content, so the rule judges its status alone; a success of
+		// another resource than the operation (another host) is not the operation's.
 		return out
 	}
 	if open && rt.Err != nil {

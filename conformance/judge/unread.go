@@ -19,3 +19,15 @@ func MayAnswerUnread(ctx context.Context) context.Context {
 
 // AnswersUnread reports whether ctx's request was marked by MayAnswerUnread.
 func AnswersUnread(ctx context.Context) bool { return ctx.Value(unreadKey{}) != nil }
+
+type elsewhereKey struct{}
+
+// Elsewhere marks ctx's request as addressed to another resource than the operation its path
+// routes to (another method, another host): a success is that resource's answer, which the
+// operation's documented responses do not describe.
+func Elsewhere(ctx context.Context) context.Context {
+	return context.WithValue(ctx, elsewhereKey{}, true)
+}
+
+// IsElsewhere reports whether ctx's request was marked by Elsewhere.
+func IsElsewhere(ctx context.Context) bool { return ctx.Value(elsewhereKey{}) != nil }
