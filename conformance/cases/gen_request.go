@@ -396,7 +396,11 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 	rng := rand.New(rand.NewPCG(g.seed, hash("auth-combinations/"+op.ID)))
 	var out []Case
 	seen := map[string]bool{}
-	for _, row := range cover(levels, g.strength, rng, 0) {
+	rows := cover(levels, g.strength, rng, 0)
+	if g.depth < DepthDeep && g.strength < FuzzStrength {
+		rows = eachOnce(levels)
+	}
+	for _, row := range rows {
 		var ms []Mutation
 		for f, l := range row {
 			if l >= 0 && factors[f][l].apply != nil {
@@ -411,6 +415,28 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 		}
 	}
 	return out
+}
+
+// eachOnce are the rows of the default combinations: every level of every factor but the
+// first in some row, the first factor's levels (the two kinds of missing key) taking turns,
+// and the rows as many as the largest factor's levels: each variant is sent once without a
+// valid key, not once with each kind.
+func eachOnce(levels []int) [][]int {
+	n := slices.Max(levels[1:])
+	rows := make([][]int, n)
+	for i := range rows {
+		row := make([]int, len(levels))
+		row[0] = i % levels[0]
+		for f := 1; f < len(levels); f++ {
+			// Level 0 of the other factors leaves the part as it is; each other level once.
+			row[f] = 0
+			if i+1 < levels[f] {
+				row[f] = i + 1
+			}
+		}
+		rows[i] = row
+	}
+	return rows
 }
 
 // upperMediaType writes each word of the media type mt with a capital, and json in capitals
