@@ -352,6 +352,14 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		s.created.Add(1)
 	}
 	body, err := readBody(resp)
+	if err != nil && resp.Close && resp.ContentLength < 0 && resp.StatusCode >= 400 && dropped(err) {
+		// An error answer whose body ends with the connection ("Connection: close", no
+		// length), reset rather than closed: the server answered before reading the whole
+		// request and closed at once (Node's 431 to an oversized request line), and the reset
+		// its unread bytes cause may come before or after the answer's last bytes. What came
+		// is the answer: which of the two happened is timing, not the server's answer.
+		err = nil
+	}
 	if err != nil {
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return resp, body, false, &cutShortError{fmt.Errorf("reading the response body after %d bytes: %w", len(body), err)}
