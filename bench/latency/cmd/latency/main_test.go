@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -52,7 +53,7 @@ func TestDefaultRows(t *testing.T) {
 	for _, o := range f.opts {
 		assert.Equal(t, conformance.Options{Seed: 1}, o, "the default run, generated cases included, one seed for every row")
 	}
-	assert.Contains(t, out.String(), "8 workers")
+	assert.Contains(t, out.String(), fmt.Sprintf("%d workers", conformance.DefaultWorkers))
 	assert.Contains(t, out.String(), `| delay each way | wall time | requests | most in flight | verdict |
 |---:|---:|---:|---:|---|
 | 0 ms | 0.01 s | 357 | 1 | conforming |
