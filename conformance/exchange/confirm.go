@@ -21,8 +21,9 @@ import (
 // Confirm sends again alone every request of r that failed with an error answer (what a
 // server gives to the bytes of another request's body read as a request) after a request
 // that may have left its body unread on the connection, and moves to the request before it
-// each finding that does not come again. Requests that may change what they name other than a create are not sent
-// again: their first answer changed the store. It returns how many findings it moved.
+// each finding that does not come again. Requests that may change what they name, other
+// than a create, are not sent again: their first answer changed the store. It returns how
+// many findings it moved.
 func (r *Recorder) Confirm(ctx context.Context) int {
 	r.mu.Lock()
 	failing := map[int]bool{}
@@ -56,9 +57,13 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		return st == n.status
 	}
 	for _, sp := range suspects {
-		status, err := sp.a.s.aloneAgain(ctx, sp.a.sent, sp.a.reqBody)
-		if err != nil {
-			continue
+		status, ok := alone[sp.a.sent]
+		if !ok {
+			var err error
+			if status, err = sp.a.s.aloneAgain(ctx, sp.a.sent, sp.a.reqBody); err != nil {
+				continue
+			}
+			alone[sp.a.sent] = status
 		}
 		if status == sp.a.resp.StatusCode {
 			continue // it comes again: the finding is this request's
@@ -73,9 +78,9 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		r.failures = slices.DeleteFunc(r.failures, func(f report.Failure) bool { return f.Exchange == sp.index })
 		sp.a.blamed = b
 		r.failures = append(r.failures, report.Failure{Exchange: sp.index, Location: "connection",
-			Message: r.redact(fmt.Sprintf("%s %s, answered %s, left its connection unusable: the next request on it, %s %s, got %s, "+
-				"which it does not get alone on a fresh connection (%s); a server that answers without reading a request's body "+
-				"must read and discard it or close the connection (RFC 9112 9.3, 6.3)",
+			Message: r.redact(fmt.Sprintf("%s %s, answered %s, left its connection unusable: a later request on it, %s %s, got %s, "+
+				"which it does not get alone on a fresh connection (%s); a server must read the whole body of a request it "+
+				"answers, or close the connection, else the rest is read as the next request (RFC 9112 9.3)",
 				b.method, b.path, report.StatusText(b.status), sp.a.req.Method, sp.a.req.URL.Path,
 				report.StatusText(sp.a.resp.StatusCode), report.StatusText(status))),
 			Expected: r.redact(report.StatusText(status) + " to " + sp.a.req.Method + " " + sp.a.req.URL.Path + ", as alone"),
