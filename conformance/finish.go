@@ -21,7 +21,7 @@ func NotRunReport(target Target, opts Options, reason error) *Report {
 	red := exchange.NewRedactor(target.APIKey)
 	now := time.Now().UTC()
 	rep := &Report{Target: red.Text(target.BaseURL), Started: now, Clock: cmp.Or(opts.Now, now).UTC(),
-		Strict: opts.Strict, ReadOnly: opts.ReadOnly, Seed: opts.Seed, Fuzz: opts.Fuzz,
+		Strict: opts.Strict, ReadOnly: opts.ReadOnly, KeyElsewhere: !opts.NoKeyElsewhere, Seed: opts.Seed, Fuzz: opts.Fuzz,
 		MaxCreates: cmp.Or(opts.MaxCreates, DefaultMaxCreates), MinCoverage: opts.MinCoverage, Results: []Result{}}
 	if u, err := url.Parse(target.BaseURL); err == nil && u.Host != "" {
 		rep.Target = red.URL(u)

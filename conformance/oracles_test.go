@@ -11,8 +11,10 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -191,4 +193,65 @@ func TestPoisonedConnectionBlamesTheRequestBefore(t *testing.T) {
 		}
 	}
 	assert.Positive(t, blamed, "the request that left its body unread is named")
+}
+
+// keyOutside counts, per place outside the Authorization header and per operation, the
+// requests that carry the key there: what a logging front between the harness and the
+// service would record.
+type keyOutside struct {
+	mu    sync.Mutex
+	count map[string]int
+}
+
+func (k *keyOutside) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op := r.Method + " /pets"
+		if strings.Count(strings.TrimPrefix(r.URL.Path, "/v1/"), "/") > 0 {
+			op = r.Method + " /pets/{petId}"
+		}
+		var places []string
+		for name, vs := range r.URL.Query() {
+			if slices.ContainsFunc(vs, func(v string) bool { return strings.Contains(v, testKey) }) {
+				places = append(places, "query "+name)
+			}
+		}
+		for _, c := range r.Cookies() {
+			if strings.Contains(c.Value, testKey) {
+				places = append(places, "cookie "+c.Name)
+			}
+		}
+		for name, vs := range r.Header {
+			if name != "Authorization" && name != "Cookie" && slices.ContainsFunc(vs, func(v string) bool { return strings.Contains(v, testKey) }) {
+				places = append(places, "header "+name)
+			}
+		}
+		k.mu.Lock()
+		for _, p := range places {
+			k.count[p+" on "+op]++
+		}
+		k.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// The key outside the Authorization header goes out at most once a place and operation in a
+// default run (logs on the way keep URLs), and nowhere with --no-key-elsewhere, which counts
+// those cases as not sent.
+func TestKeyOutsideTheHeaderOnce(t *testing.T) {
+	seen := &keyOutside{count: map[string]int{}}
+	rep := run(t, serve(t, seen.wrap(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{Seed: 1})
+	assert.Equal(t, conformance.Conforming, rep.Verdict)
+	assert.True(t, rep.KeyElsewhere, "the report says the key went elsewhere")
+	assert.NotEmpty(t, seen.count)
+	for where, n := range seen.count {
+		assert.Equal(t, 1, n, "the key %s", where)
+	}
+
+	none := &keyOutside{count: map[string]int{}}
+	rep = run(t, serve(t, none.wrap(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{Seed: 1, NoKeyElsewhere: true})
+	assert.Empty(t, none.count)
+	assert.False(t, rep.KeyElsewhere)
+	res, _ := rep.Result("listPets/cases-auth")
+	assert.Positive(t, res.CasesSkipped)
+	assert.Contains(t, res.Reason, "--no-key-elsewhere")
 }

@@ -152,7 +152,7 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 func (r *runner) caseEnv() cases.Env {
 	return cases.Env{Ctx: r.ctx, Now: r.opts.Now, BaseURL: r.sess.BaseURL(), Key: r.sess.Key(), Wait: r.opts.Wait,
 		Fixture: rules.CaseFixture(r.facts, r.fixture),
-		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Depth: depth(r.opts), Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
+		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Depth: depth(r.opts), NoKeyElsewhere: r.opts.NoKeyElsewhere, Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
 			MaxCreates: r.opts.MaxCreates, Reserve: r.reserve, WaitedInVain: &r.waitedInVain}}
 }
 

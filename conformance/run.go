@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,6 +62,10 @@ type Options struct {
 	// Strength is how many other variants the combinations with a rejected key hold
 	// together, every t-tuple covered (1 to 3); zero is 2, or 3 with Fuzz.
 	Strength int
+	// NoKeyElsewhere leaves out the cases that offer the real key outside the Authorization
+	// header (a query string, a cookie, another field), which proxies and logs on the way may
+	// keep; the report counts them as not sent.
+	NoKeyElsewhere bool
 	// Deep sends the deeper setting (--depth deep, docs/anatomy.md): the anatomy's deep
 	// values, and every rejected form of the key combined with every other variant instead
 	// of the two kinds of missing key (as Fuzz's strength does too).
@@ -260,17 +266,18 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	}
 	r := &runner{ctx: ctx, parent: parent, cancel: cancel, opts: opts, rules: rules, facts: f, sess: sess, start: start,
 		report: &Report{
-			Target:      sess.Target(),
-			SpecTitle:   opts.Spec.Info.Title,
-			SpecVersion: opts.Spec.Info.Version,
-			Started:     start.UTC(),
-			Clock:       opts.Now.UTC(),
-			Strict:      opts.Strict,
-			ReadOnly:    opts.ReadOnly,
-			Seed:        opts.Seed,
-			Fuzz:        opts.Fuzz,
-			MaxCreates:  opts.MaxCreates,
-			Provenance:  withSeed(prov, opts.Seed),
+			Target:       sess.Target(),
+			SpecTitle:    opts.Spec.Info.Title,
+			SpecVersion:  opts.Spec.Info.Version,
+			Started:      start.UTC(),
+			Clock:        opts.Now.UTC(),
+			Strict:       opts.Strict,
+			ReadOnly:     opts.ReadOnly,
+			KeyElsewhere: !opts.NoKeyElsewhere && offersKeyElsewhere(rules),
+			Seed:         opts.Seed,
+			Fuzz:         opts.Fuzz,
+			MaxCreates:   opts.MaxCreates,
+			Provenance:   withSeed(prov, opts.Seed),
 		}}
 	if err := r.prepare(); err != nil && r.sess.Halted() == nil {
 		return nil, err
@@ -278,4 +285,12 @@ func newRunner(ctx context.Context, target Target, opts Options) (*runner, error
 	// A target that cannot be judged from the start (a wrong base path, unavailable, silent)
 	// still gets a report: every rule not judged, with the reason, and what was sent.
 	return r, nil
+}
+
+// offersKeyElsewhere: among rules is a family that offers the key outside the Authorization
+// header (the key's cases, and --fuzz's random combinations of them).
+func offersKeyElsewhere(rules []Rule) bool {
+	return slices.ContainsFunc(rules, func(r Rule) bool {
+		return strings.HasSuffix(r.ID, "/cases-auth") || strings.HasSuffix(r.ID, "/cases-fuzz")
+	})
 }

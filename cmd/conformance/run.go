@@ -31,7 +31,7 @@ type runFlags struct {
 	depth                                                       string
 	insecure                                                    bool
 	only, skip                                                  globList
-	strict, readOnly, failFast, keep                            bool
+	strict, readOnly, failFast, keep, noKeyElsewhere            bool
 	headers                                                     headerList
 	timeout, maxWait                                            time.Duration
 	reports                                                     reportList
@@ -66,6 +66,7 @@ func (f *runFlags) flagSet() *flag.FlagSet {
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE`; default the embedded spec/openapi.yaml")
 	fs.Uint64Var(&f.seed, "seed", 0, "`seed` of the generated cases (names, --fuzz combinations); default one from the clock, printed in every report")
 	fs.IntVar(&f.fuzz, "fuzz", 0, "add `N` random combinations of request variants (shrunk when they fail), and combine a rejected key with every triple of other variants")
+	fs.BoolVar(&f.noKeyElsewhere, "no-key-elsewhere", false, "do not offer the key outside the Authorization header (a query string, a cookie, another field), where logs on the way would keep it; those cases are counted as not judged")
 	fs.StringVar(&f.depth, "depth", "default", "how much of the request space to send: `default` or deep (every anatomy value, every rejected key with every other variant; docs/anatomy.md)")
 	fs.IntVar(&f.strength, "strength", 0, "combine a rejected key with every `t`-tuple of other variants (1 to 3; default 2, 3 with --fuzz)")
 	fs.IntVar(&f.maxCreates, "max-creates", conformance.DefaultMaxCreates, "create at most `N` animals; cases that would create more are not sent, and counted")
@@ -187,7 +188,7 @@ func (f *runFlags) run(ctx context.Context, e env, fs *flag.FlagSet, catalogue f
 // facts read; on an error, as far as they got (a report that the run was not made needs them).
 func (f *runFlags) options(e env, fs *flag.FlagSet, apiKey string) (conformance.Options, error) {
 	opts := conformance.Options{Only: f.only, Skip: f.skip, Strict: f.strict, ReadOnly: f.readOnly, Keep: f.keep, Timeout: f.timeout,
-		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, Strength: f.strength, Deep: f.depth == "deep", MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
+		MinCoverage: f.minCoverage, Seed: f.seed, Fuzz: f.fuzz, Strength: f.strength, Deep: f.depth == "deep", NoKeyElsewhere: f.noKeyElsewhere, MaxCreates: f.maxCreates, Headers: f.headers.h, FailFast: f.failFast,
 		Workers: f.workers, Rate: f.rate, MaxWait: f.maxWait}
 	var err error
 	if f.waivers != "" {

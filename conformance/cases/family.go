@@ -142,6 +142,9 @@ type Budget struct {
 	// Workers is how many cases of a family may be in flight at once.
 	Workers  int
 	ReadOnly bool
+	// NoKeyElsewhere keeps the cases that offer the key outside the Authorization header
+	// (query, cookie, other fields) from the target: they are counted as not sent.
+	NoKeyElsewhere bool
 	// MaxCreates caps the animals the run creates; Reserve claims room for n more under it
 	// while a case runs (nil release: none left).
 	MaxCreates int

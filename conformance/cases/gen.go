@@ -158,7 +158,7 @@ func (g *Generator) Mutations(op spec.Operation, family string) []Mutation {
 		return out
 	case FamilyAuth:
 		if op.Secured {
-			return authMutations()
+			return authMutations(g.depth >= DepthDeep || g.strength >= FuzzStrength)
 		}
 	case FamilyQuery:
 		var out []Mutation

@@ -68,7 +68,7 @@ func sameRequestTwice(a, b Mutation) bool {
 
 // noKey is the mutation that leaves the key out.
 func (g *Generator) noKey() Mutation {
-	for _, m := range authMutations() {
+	for _, m := range authMutations(false) {
 		if m.Name == "no-key" {
 			return m
 		}

@@ -73,7 +73,9 @@ func deleteHeader(hs []Header, name string) []Header {
 	return out
 }
 
-func authMutations() []Mutation {
+// authMutations are the ways of presenting the key; deep adds the key offered elsewhere beside
+// a wrong key in the Authorization field.
+func authMutations(deep bool) []Mutation {
 	set := func(a Auth) func(*Request) { return func(r *Request) { r.Auth = a } }
 	out := []Mutation{
 		mut("auth", "no-key", "no Authorization header", Reject, 401, "5.1; 5.3", set(AuthNone)),
@@ -101,11 +103,14 @@ func authMutations() []Mutation {
 	// but the Authorization field is a MUST refuse), with no Authorization field and with a
 	// wrong key in it: a reader that prefers the other place lets the second in.
 	elsewhere := "5.2 (the key is passed in the Authorization header, as Bearer <API_KEY>); 5.3"
+	// By default the key goes to each place once an operation (every proxy and log on the
+	// way keeps a URL): without an Authorization field; deeper, beside a wrong key too.
 	for _, p := range keyPlaces {
 		at := func(a Auth) func(*Request) { return func(r *Request) { r.Auth, r.KeyAt = a, p } }
-		out = append(out,
-			mut("auth", "key-in-"+placeSlug(p), "no Authorization header, the key as "+p.String(), Reject, 401, elsewhere, at(AuthNone)),
-			mut("auth", "wrong-key+key-in-"+placeSlug(p), "Bearer "+WrongKey+", and the key as "+p.String(), Reject, 401, elsewhere, at(AuthWrongKey)))
+		out = append(out, mut("auth", "key-in-"+placeSlug(p), "no Authorization header, the key as "+p.String(), Reject, 401, elsewhere, at(AuthNone)))
+		if deep {
+			out = append(out, mut("auth", "wrong-key+key-in-"+placeSlug(p), "Bearer "+WrongKey+", and the key as "+p.String(), Reject, 401, elsewhere, at(AuthWrongKey)))
+		}
 	}
 	return out
 }
@@ -365,9 +370,13 @@ func (g *Generator) authCombinations(op spec.Operation, auth []Mutation) []Case 
 	if len(keys) == 0 {
 		return nil
 	}
-	// Factor 0: the rejected key; factor 1: the key elsewhere too (its first level: nowhere).
+	// Factor 0: the rejected key; factor 1: the key elsewhere too (its first level: nowhere),
+	// deeper only: by default the key goes to each place once (authMutations).
 	factors := [][]Mutation{keys, {{}}}
 	for _, p := range keyPlaces {
+		if g.depth < DepthDeep && g.strength < FuzzStrength {
+			break
+		}
 		factors[1] = append(factors[1], mut("auth.elsewhere", "also-"+placeSlug(p), "the key also as "+p.String(), Open, 0,
 			"5.2 (the key is passed in the Authorization header)", func(r *Request) { r.KeyAt = p }))
 	}

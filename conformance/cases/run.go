@@ -233,6 +233,11 @@ func (r *run) runCases(ks []Case) []caseOutcome {
 // no answer: the rule is then inconclusive, and sending the rest would only wait out more
 // timeouts.
 func (r *run) runCase(k Case) bool {
+	if r.Budget.NoKeyElsewhere && k.Request.KeyAt.In != "" {
+		r.skipped++
+		r.skipWhy = "--no-key-elsewhere: the key is not offered outside the Authorization header, so whether the service takes it there is not judged"
+		return true
+	}
 	release, why := r.mayCreate(k.Creates)
 	if release == nil {
 		r.skipped++

@@ -76,6 +76,9 @@ type Report struct {
 	DurationMS float64 `json:"durationMs"`
 	Strict     bool    `json:"strict"`
 	ReadOnly   bool    `json:"readOnly"`
+	// KeyElsewhere: the run offered the key outside the Authorization header (query
+	// strings, cookies, other fields) to check that the service refuses it there.
+	KeyElsewhere bool `json:"keyElsewhere"`
 	// AnimalsCreated counts the animals the run created (preparation and rules together).
 	AnimalsCreated int `json:"animalsCreated"`
 	// AnimalsRemoved counts the animals of the run's own it removed again (its cases'

@@ -118,7 +118,12 @@ func RunLine(r *Report) string {
 	if r.Fuzz > 0 {
 		s += fmt.Sprintf(", --fuzz %d", r.Fuzz)
 	}
-	return s + fmt.Sprintf(", at most %s created", words.Plural(r.MaxCreates, "animal"))
+	s += fmt.Sprintf(", at most %s created", words.Plural(r.MaxCreates, "animal"))
+	if r.KeyElsewhere {
+		// The key goes into URLs that proxies and logs on the way keep (docs/ci.md).
+		s += "; the key sent in query strings, cookies and other fields too, to check they are refused (--no-key-elsewhere leaves them out)"
+	}
+	return s
 }
 
 func totalCases(r *Report) int {
