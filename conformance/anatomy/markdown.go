@@ -65,19 +65,22 @@ func WriteMarkdown(w io.Writer) error {
 	p("## What the default run sends\n\n")
 	writeCounts(b, parts, LevelDefault)
 	p("Besides the anatomy, the default run sends every variant of the other families alone (body properties, the body " +
-		"as a whole, Content-Type and Accept, query and path parameters, every form of the key), and combines every " +
-		"refused or open variant with the two ways a request lacks a valid key that take different paths through a " +
-		"stack: no Authorization field, and a field holding a key the service does not hold (every pair covered). " +
+		"as a whole, Content-Type and Accept, query and path parameters, every form of the key, the key in each of twelve " +
+		"places outside the Authorization field once), and sends every refused or open variant once without a valid " +
+		"key, the two ways a request lacks one that take different paths through a stack taking turns: no Authorization " +
+		"field, and a field holding a key the service does not hold. " +
 		"`conformance list` prints each family's cases and requests.\n\n")
 	p("Pairs of anatomy parts are sent only where the parts can interact (the `with` notes above: a media type and a " +
 		"content coding, a method override and another method, a forwarded prefix and a trailing-slash redirect).\n\n")
 	p("## What --depth deep adds\n\n")
 	writeCounts(b, parts, LevelDeep)
 	p("and every rejected form of the key (the scheme alone, another scheme, junk after the key, quotes, two fields, " +
-		"the key without a scheme...) combined with every other variant, every pair covered; `--fuzz N` adds random " +
-		"combinations and every triple. What the default leaves out is therefore: the deep values above (the rarer " +
-		"forms, oversized fields beyond 16 KiB, the conditional and range fields, most method and query forms), and the " +
-		"rarer forms of a missing key met with each other fault; each of those forms is still sent alone.\n\n")
+		"the key without a scheme...) combined with every other variant, every pair covered, the key elsewhere beside a " +
+		"wrong key and in those combinations too; `--fuzz N` adds random combinations and every triple. What the default " +
+		"leaves out is therefore: the deep values above (the rarer forms, oversized fields beyond 16 KiB, the conditional " +
+		"and range fields, most method and query forms, TRACE and unknown methods), each variant met with both kinds of " +
+		"missing key and with the rarer forms of one (each of those forms is still sent alone), and the key elsewhere more " +
+		"than once a place and operation.\n\n")
 
 	p("## Not covered, and why\n\n")
 	p("Recorded, not sent: Go's `net/http` client cannot send these (it refuses CR, LF and NUL in field values, " +
