@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"strings"
@@ -34,6 +35,10 @@ import (
 )
 
 func main() {
+	// Go's HTTP client writes to the standard logger on its own (an answer no request asked
+	// for); the command words it.
+	log.SetFlags(0)
+	log.SetOutput(&transportLog{w: os.Stderr})
 	if err := run(context.Background(), os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintln(os.Stderr, msg)

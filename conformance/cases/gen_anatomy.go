@@ -22,7 +22,9 @@ const FamilyAnatomy = "anatomy"
 // part that applies to op, with the key (the verdict its meaning gives: none, the valid
 // request's answer; a fault, the document's answer; open, anything but a 5xx, an error
 // without an Error record or a success that contradicts the request) and without it (401,
-// whatever the value: section 5.3); and the values of parts that can interact, pairwise.
+// whatever the value, section 5.3; where the value may address another resource than the
+// operation, keyFirst, any 4xx with an Error record or a redirect); and the values of parts
+// that can interact, pairwise, with the key.
 func (g *Generator) anatomyCases(op spec.Operation) []Case {
 	noKey := g.noKey()
 	var out []Case
