@@ -175,3 +175,26 @@ type Convention struct {
 	Parts []string
 	Why   string
 }
+
+// MethodOverrides are the header fields and query parameters by which the stacks of the
+// anatomy let a request name another method than its own (the MethodOverride parts, and
+// the field names their values send): the guard of the run judges a request that carries one
+// as the method it names.
+func MethodOverrides() (fields, params []string) {
+	for _, p := range Parts() {
+		if !p.MethodOverride {
+			continue
+		}
+		if p.Where == Query {
+			params = append(params, p.Name)
+			continue
+		}
+		fields = append(fields, p.Name)
+		for _, v := range p.Values {
+			for _, f := range v.Fields {
+				fields = append(fields, f.Name)
+			}
+		}
+	}
+	return fields, params
+}

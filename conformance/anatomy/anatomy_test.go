@@ -249,3 +249,13 @@ func TestHeaderPartsNameTheirField(t *testing.T) {
 		}
 	}
 }
+
+// The guard of a run reads the method-override fields and parameters from here: the ones the
+// stacks document, the CGI-style spelling among them.
+func TestMethodOverrides(t *testing.T) {
+	fields, params := MethodOverrides()
+	for _, f := range []string{"X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "X_HTTP_Method_Override"} {
+		assert.Contains(t, fields, f)
+	}
+	assert.Equal(t, []string{"_method"}, params)
+}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/petstore/petstore/conformance/anatomy"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -126,9 +127,9 @@ func (s *Session) permit(req *http.Request, rt *routed) error {
 	return s.permitAs(req.Method, req, rt)
 }
 
-// overrideFields are the header fields and query parameter by which common stacks let a
-// request name another method than its own (docs/anatomy.md).
-var overrideFields = []string{"X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "X_HTTP_Method_Override"}
+// overrideFields and overrideParams are the header fields and query parameters by which
+// common stacks let a request name another method than its own: the anatomy's.
+var overrideFields, overrideParams = anatomy.MethodOverrides()
 
 // overrides are the methods req names besides its own, in upper case.
 func overrides(req *http.Request) []string {
@@ -141,7 +142,7 @@ func overrides(req *http.Request) []string {
 		}
 	}
 	for _, kv := range strings.Split(req.URL.RawQuery, "&") {
-		if name, v, ok := strings.Cut(kv, "="); ok && strings.EqualFold(name, "_method") {
+		if name, v, ok := strings.Cut(kv, "="); ok && slices.ContainsFunc(overrideParams, func(p string) bool { return strings.EqualFold(p, name) }) {
 			if d, err := url.QueryUnescape(v); err == nil {
 				v = d
 			}

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/conformance/report"
-
 	"github.com/petstore/petstore/conformance/wire"
 )
 
@@ -106,14 +105,8 @@ func (s *Session) WaitedOut() (answers int64, waited time.Duration) {
 // connection it had kept alive, and the request is not to lose its answer to that, whatever
 // request used the connection before it and however the workers shared the connections.
 // It returns the connection the answer came on, for the session's record of closes.
-func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, net.Conn, error) {
-	resp, conn, _, err := s.roundTripReused(ctx, req)
-	return resp, conn, err
-}
-
-// roundTripReused is roundTrip that says too whether the answer came on a connection an
-// earlier request had used.
-func (s *Session) roundTripReused(ctx context.Context, req *http.Request) (*http.Response, net.Conn, bool, error) {
+// It says too whether the answer came on a connection an earlier request had used.
+func (s *Session) roundTrip(ctx context.Context, req *http.Request) (*http.Response, net.Conn, bool, error) {
 	t := &connTrace{}
 	t.trace.GotConn, t.trace.GotFirstResponseByte = t.gotConn, t.gotFirstByte
 	resp, err := s.client.Do(req.WithContext(httptrace.WithClientTrace(ctx, &t.trace)))

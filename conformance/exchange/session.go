@@ -331,7 +331,7 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
-	resp, conn, reused, err := s.roundTripReused(ctx, req)
+	resp, conn, reused, err := s.roundTrip(ctx, req)
 	if err != nil {
 		return nil, nil, false, err
 	}
