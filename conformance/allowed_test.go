@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -82,27 +83,43 @@ func rateLimited(h http.Handler) http.Handler {
 	})
 }
 
-// lagging hides from listings (and from GET by id) the animals created in the last lag
-// requests, as a store whose index refreshes now and then.
+// lagging hides from listings the animals created in the last lag requests, as a store
+// whose index refreshes now and then: a listing shows the store as it was a little before,
+// never less than that.
 func lagging(lag int) func(http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
 		var mu sync.Mutex
-		requests, lastCreate := 0, -lag
+		requests := 0
+		createdAt := map[string]int{} // id -> the request that created it
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			requests++
-			hide := requests-lastCreate <= lag
+			now := requests
 			mu.Unlock()
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, r)
-			if r.Method == http.MethodPost && rec.Code == http.StatusCreated {
-				mu.Lock()
-				lastCreate = requests
-				mu.Unlock()
-			}
 			body := rec.Body.Bytes()
-			if hide && r.Method == http.MethodGet && rec.Code == http.StatusOK && strings.HasSuffix(r.URL.Path, "/pets") {
-				body = []byte("[]")
+			switch {
+			case r.Method == http.MethodPost && rec.Code == http.StatusCreated:
+				var pet map[string]any
+				if json.Unmarshal(body, &pet) == nil {
+					mu.Lock()
+					createdAt[fmt.Sprint(pet["id"])] = now
+					mu.Unlock()
+				}
+			case r.Method == http.MethodGet && rec.Code == http.StatusOK && strings.HasSuffix(r.URL.Path, "/pets"):
+				var pets []map[string]any
+				if json.Unmarshal(body, &pets) == nil {
+					mu.Lock()
+					shown := pets[:0]
+					for _, p := range pets {
+						if at, ok := createdAt[fmt.Sprint(p["id"])]; !ok || now-at > lag {
+							shown = append(shown, p)
+						}
+					}
+					mu.Unlock()
+					body, _ = json.Marshal(shown)
+				}
 			}
 			for k, v := range rec.Header() {
 				w.Header()[k] = v

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -62,7 +61,7 @@ func Catalogue(f *spec.Facts) []Family {
 				continue
 			}
 			k := Family{ID: op.ID + "/cases-" + fam.family, Op: op.ID, Section: fam.section,
-				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Unsafe: Unsafe(op.Method) || createsAny(op, fam.family),
+				Title: fmt.Sprintf("%s: %s", op.ID, fam.title), Unsafe: Unsafe(op.Method),
 				facts: f, stream: op.ID + "/" + fam.family, knownAnimal: strings.Contains(op.Path, "{"),
 				draw: func(g *Generator, _ uint64) []Case { return g.Cases(op, fam.family) },
 				// The key's combinations with the rest: a failing one is shrunk to the part
@@ -191,12 +190,4 @@ func (f *Family) Cost(d Depth) (cases, requests int) {
 		requests += 1 + len(f.facts.Statuses) // the refused-write oracle's listings, were a create refused
 	}
 	return cases, requests
-}
-
-// createsAny: a case of op's family, at any depth, creates an animal of its own (a read the
-// anatomy overrides into a delete goes to an animal the run made for it): the family then
-// writes, and runs after the rules that only read, as every writer does.
-func createsAny(op spec.Operation, family string) bool {
-	g := New(Base{Reference: "1", KnownID: "1", Unknown: []string{"0"}, Name: func() string { return NamePrefix }}).Deep(DepthDeep)
-	return slices.ContainsFunc(g.Cases(op, family), func(c Case) bool { return c.Creates })
 }

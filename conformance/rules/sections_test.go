@@ -156,18 +156,3 @@ func TestRulesCiteTheSpecWhereItDeparts(t *testing.T) {
 	assert.Equal(t, rules.SpecCitation+"#/components/schemas/PetStatus/enum", sections["listPets/status-lost"])
 	assert.Equal(t, "4.1 rules 1-2", sections["listPets/status-sold"])
 }
-
-// A family that creates an animal of its own for some case (a read the anatomy overrides into
-// a delete goes to one) writes: it runs after the rules that only read, so a store whose
-// listings lag behind writes still shows the readers what it held.
-func TestFamiliesThatCreateWrite(t *testing.T) {
-	f, err := spec.ReadFacts(spec.MustLoad())
-	require.NoError(t, err)
-	writes := map[string]bool{}
-	for _, r := range rules.All(f) {
-		writes[r.ID] = r.Writes()
-	}
-	assert.True(t, writes["getPet/cases-anatomy"], "getPet's overrides to DELETE go to animals of the run's own")
-	assert.False(t, writes["listPets/cases-anatomy"], "listPets' anatomy only reads")
-	assert.False(t, writes["getPet/cases-path"])
-}
