@@ -14,23 +14,17 @@ import (
 // cause. The cause of a violation is its rule, the operation and the status answered, and
 // for the rules whose message names what was wrong (the description's check, the Error
 // record, the field stored otherwise) that message with its values blanked
-// (report.BlankValues) and the spec node; for get-id, whether the id asked for was one.
+// (report.BlankValues) and the spec node.
 // Ids, names, times and the bodies of 5xx answers are left out: they differ from one meeting
 // of a fault to the next. So are how the key was sent and the kind of input: a store that
 // fails every listing once it is large fails them with the key and without, with a valid
 // query and with another, and would be five findings; two faults that differ only there are
 // one finding until the first is fixed.
 
-// causeOf is the cause of v, met at step st answered status (0: no answer); rel is the step's
-// path and query.
-func (r *runner) causeOf(v *Violation, st Step, rel string, status int) string {
+// causeOf is the cause of v, met at step st answered status (0: no answer).
+func causeOf(v *Violation, st Step, status int) string {
 	var b strings.Builder
 	b.WriteString(v.Rule + ": " + st.Op)
-	if v.Rule == "get-id" && isID(r.petID(rel)) {
-		b.WriteString(" for an int64 id")
-	} else if v.Rule == "get-id" {
-		b.WriteString(" for no int64 id")
-	}
 	if status == 0 {
 		b.WriteString(": no answer")
 	} else {

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,7 @@ func (b *budget) give() { b.used.Add(-1) }
 type runner struct {
 	t    exchange.Target
 	f    *Facts
+	ops  operations
 	sess *exchange.Session
 	o    sessionOptions
 	// fresh, when set, gives each replay a target of its own (see Config.Fresh).
@@ -72,8 +74,10 @@ type runner struct {
 	known causes
 }
 
-// sessionOptions are what every session of a run is opened with.
+// sessionOptions are what every session of a run is opened with, and the visibility lag its
+// models allow.
 type sessionOptions struct {
+	lag     time.Duration
 	timeout time.Duration
 	rate    float64
 	workers int
@@ -87,7 +91,7 @@ type counters struct {
 }
 
 func newRunner(t exchange.Target, f *Facts, o sessionOptions, fresh func() (exchange.Target, func(), error)) (*runner, error) {
-	r := &runner{f: f, o: o, fresh: fresh, c: &counters{}}
+	r := &runner{f: f, ops: operationsOf(f), o: o, fresh: fresh, c: &counters{}}
 	return r, r.open(t)
 }
 
@@ -129,24 +133,31 @@ type worker struct {
 
 func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}, seen: animals{}} }
 
+// state is what the steps of a sequence share: the model, and the budget of creates.
+type state struct {
+	m       *model
+	creates *budget
+}
+
 // exec runs step i of worker w and judges its answer. The error is set when the step could
 // not be judged for a reason that is no finding (the run was cancelled, the budget is spent,
 // the target can no longer be judged).
-func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker, i int, st Step) (Exchange, *Violation, error) {
+func (r *runner) exec(ctx context.Context, s state, w *worker, i int, st Step) (Exchange, *Violation, error) {
 	ex := Exchange{Worker: w.n, Index: i, Step: st}
-	method, rel, ok := r.resolve(w, st)
+	a := &judging{r: r, m: s.m, w: w, i: i, st: st}
+	method, ok := r.resolve(a)
 	if !ok {
 		ex.Skipped = "the step it refers to got no animal"
 		return ex, nil, nil
 	}
 	counted := st.Op == opCreate && st.Auth == ""
-	if counted && !creates.take() {
+	if counted && !s.creates.take() {
 		return ex, nil, errBudget
 	}
 	var v *Violation
 	for attempt := 0; ; attempt++ {
 		ex.start = time.Now()
-		ans, err := r.send(ctx, &ex, method, rel, st)
+		ans, err := r.send(ctx, &ex, method, a.rel, st)
 		if ctx.Err() != nil {
 			return ex, nil, ctx.Err()
 		}
@@ -155,24 +166,26 @@ func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker,
 			return ex, nil, err
 		}
 		if ex.Error != "" {
-			v = violation("no-answer", "%s %s: no answer: %s", method, rel, ex.Error)
+			v = violation(ruleNoAnswer, "%s %s: no answer: %s", method, a.rel, ex.Error)
 			break
 		}
-		if v = r.basic(method, rel, st, ans); v != nil {
+		if v = r.basic(method, a.rel, st, ans); v != nil {
 			break
 		}
 		var recheck time.Duration
-		recheck, v = r.judge(m, w, i, st, rel, ex.start, ans.status, ans.body)
+		a.sent, a.at, a.status, a.body = ex.start, time.Now(), ans.status, ans.body
+		recheck, v = r.judge(a)
 		if recheck <= 0 || v != nil || attempt >= maxRechecks {
 			break
 		}
-		// A 404 for an animal stored within the allowed lag: ask again once it has passed.
+		// A 404 for an animal stored within the allowed lag, or an animal removed within it:
+		// ask again once it has passed.
 		if err := r.sess.Wait(ctx, recheck); err != nil {
 			return ex, nil, err
 		}
 	}
 	if counted && ex.Error == "" && ex.Status/100 != 2 { // a create without an answer may have been stored
-		creates.give()
+		s.creates.give()
 	}
 	if v != nil {
 		// A finding's words may quote what the target sent (a body, an animal's fields),
@@ -182,49 +195,68 @@ func (r *runner) exec(ctx context.Context, m *model, creates *budget, w *worker,
 		if ex.Error != "" {
 			status = 0
 		}
-		v.Cause, v.detail = r.causeOf(v, st, rel, status), ""
+		v.Cause, v.detail = causeOf(v, st, status), ""
 	}
 	return ex, v, nil
 }
 
-// maxRechecks is how often a step asks again for an animal missing within the allowed lag.
+// judge judges an answer: a step without the key must get a 401, any other is its
+// operation's to judge against the model.
+func (r *runner) judge(a *judging) (recheck time.Duration, v *Violation) {
+	if a.st.Auth == "" {
+		return r.ops.byID[a.st.Op].judge(a)
+	}
+	if a.status != http.StatusUnauthorized {
+		return 0, violation(ruleUnauthorized, "%s with %s answered %d, not 401", a.st.Op, authText(a.st.Auth), a.status)
+	}
+	return 0, nil
+}
+
+func authText(a string) string {
+	if a == authNone {
+		return "no Authorization header"
+	}
+	return "a wrong bearer token"
+}
+
+// maxRechecks is how often a step asks again for an animal missing, or still there, within
+// the allowed lag.
 const maxRechecks = 5
 
-// resolve gives the method and the path (with query) relative to the base URL, both from
-// the description.
-func (r *runner) resolve(w *worker, st Step) (method, rel string, ok bool) {
-	op := r.f.ByID[st.Op]
-	switch st.Op {
-	case opList:
-		var q []string
-		if st.Limit != nil {
-			q = append(q, paramLimit+"="+queryEscape(*st.Limit))
-		}
-		if st.Status != nil {
-			q = append(q, paramStatus+"="+queryEscape(*st.Status))
-		}
-		rel = op.Path
-		if len(q) > 0 {
-			rel += "?" + strings.Join(q, "&")
-		}
-		return op.Method, rel, true
-	case opCreate:
-		return op.Method, op.Path, true
+// resolve sets a's path and query, relative to the base URL, and its id, from the
+// description and the step's fields: its query parameters, and the id of an operation on
+// one animal (one the worker created, of its latest listing, or as written); ok is false
+// when the step refers to an animal the worker does not have.
+func (r *runner) resolve(a *judging) (method string, ok bool) {
+	op, st := r.f.ByID[a.st.Op], a.st
+	var q []string
+	if st.Limit != nil {
+		q = append(q, paramLimit+"="+queryEscape(*st.Limit))
+	}
+	if st.Status != nil {
+		q = append(q, paramStatus+"="+queryEscape(*st.Status))
 	}
 	id := st.ID
 	switch {
 	case st.Ref != nil:
-		id, ok = w.ids[*st.Ref]
-		if !ok {
-			return "", "", false
+		if id, ok = a.w.ids[*st.Ref]; !ok {
+			return "", false
 		}
 	case st.Listed != nil:
-		if len(w.lastList) == 0 {
-			return "", "", false
+		if len(a.w.lastList) == 0 {
+			return "", false
 		}
-		id = w.lastList[*st.Listed%len(w.lastList)]
+		id = a.w.lastList[*st.Listed%len(a.w.lastList)]
 	}
-	return op.Method, cases.FillPath(op.Path, pathEscape(id)), true
+	a.rel = op.Path
+	if strings.Contains(op.Path, "{") {
+		a.id = pathEscape(id)
+		a.rel = cases.FillPath(op.Path, a.id)
+	}
+	if len(q) > 0 {
+		a.rel += "?" + strings.Join(q, "&")
+	}
+	return op.Method, true
 }
 
 // reply is what the session got for a step: the status and body, and what the session
@@ -241,7 +273,7 @@ type reply struct {
 // back, the target can no longer be judged, the run ended).
 func (r *runner) send(ctx context.Context, ex *Exchange, method, rel string, st Step) (reply, error) {
 	q := wire.Request{Method: method, Path: rel, Header: []wire.Header{{Name: "Accept", Value: "application/json"}}}
-	if st.Op == opCreate {
+	if r.f.ByID[st.Op].Op.RequestBody != nil {
 		q.Body = wire.JSONBody([]byte(st.Body))
 		q.Header = append(q.Header, wire.Header{Name: "Content-Type", Value: "application/json"})
 	}
@@ -304,18 +336,18 @@ func (r *runner) reset(ctx context.Context, adminKey string) error {
 // undocumented 4xx, allowed where the document is silent, only needs the Error record).
 func (r *runner) basic(method, rel string, st Step, a reply) *Violation {
 	if a.status >= 500 {
-		return violation("no-5xx", "%s %s answered %d: %s", method, pathOnly(rel), a.status, keep(r.sess.Redact(string(a.body))))
+		return violation(ruleNo5xx, "%s %s answered %d: %s", method, pathOnly(rel), a.status, keep(r.sess.Redact(string(a.body))))
 	}
 	if a.status/100 == 3 && r.f.ByID[st.Op].Op.Responses.Status(a.status) == nil {
-		return violation("spec", "%s %s answered %d, which breaks the description: a redirect it does not give", method, pathOnly(rel), a.status)
+		return violation(ruleSpec, "%s %s answered %d, which breaks the description: a redirect it does not give", method, pathOnly(rel), a.status)
 	}
 	if len(a.failures) == 0 {
 		return nil
 	}
 	f := a.failures[0]
-	v := violation("spec", "%s %s answered %d, which breaks the description: %s", method, pathOnly(rel), a.status, f.Message)
+	v := violation(ruleSpec, "%s %s answered %d, which breaks the description: %s", method, pathOnly(rel), a.status, f.Message)
 	if a.status >= 400 && judge.AboutErrorRecord(f) {
-		v = violation("error-record", "%s %s answered %d: %s", method, pathOnly(rel), a.status, f.Message)
+		v = violation(errorRule(a.status), "%s %s answered %d: %s", method, pathOnly(rel), a.status, f.Message)
 	}
 	v.detail = detailOf(f)
 	return v

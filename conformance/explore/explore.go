@@ -130,7 +130,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRunner(cfg.Target, f, sessionOptions{timeout: cfg.Timeout, rate: cfg.Rate, workers: cfg.Workers, maxWait: cfg.MaxWait}, cfg.Fresh)
+	r, err := newRunner(cfg.Target, f, sessionOptions{lag: cfg.Lag, timeout: cfg.Timeout, rate: cfg.Rate, workers: cfg.Workers, maxWait: cfg.MaxWait}, cfg.Fresh)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (e *exploration) finding(ctx context.Context, ph phaseResult, explored time
 		if e.cfg.Fresh == nil {
 			changed += e.rep.PostCreated // shrinking and the replays of earlier findings created there too
 		}
-		shrinkFinding(ctx, e.r, e.cfg, e.rep, &fd, found, changed)
+		e.shrink(ctx, &fd, found, changed)
 		e.untouched = e.untouched && (e.cfg.Fresh != nil || e.rep.PostCreated == 0)
 	}
 	fd.Class = classOf(fd.Replays, fd.ReplaysFailed, fd.ClassNote != "")
@@ -268,14 +268,16 @@ func (e *exploration) stopAfterFinding(ctx context.Context, explored time.Durati
 	return ""
 }
 
-// shrinkFinding shrinks the sequence of fd, replays the shrunk one to class it and, when the
-// store had changed (explored: the animals created in it so far), plays it once more on a
-// fresh store; rep adds up the requests and creates this took.
-func shrinkFinding(ctx context.Context, r *runner, cfg Config, rep *Report, fd *Finding, found *found, explored int64) {
+// shrink shrinks the sequence of fd, replays the shrunk one to class it and, when the store
+// had changed (explored: the animals created in it so far), plays it once more on a fresh
+// store; the report adds up the requests and creates this took.
+func (e *exploration) shrink(ctx context.Context, fd *Finding, found *found, explored int64) {
+	r, cfg, rep := e.r, e.cfg, e.rep
 	post := &budget{max: int64(cfg.MaxCreates)}
 	before := r.requests()
 	shrinkStart := time.Now()
-	s := shrink(ctx, r, cfg, post, fd.Shrunk, found.serial, fd.Violation, fd.Trace)
+	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: post, rule: fd.Rule, trace: fd.Trace, history: []Sequence{fd.Shrunk}}
+	s.shrink(fd.Shrunk, found.serial)
 	fd.ShrinkRuns, fd.Trace = s.runs, s.trace
 	fd.ShrinkSeconds = time.Since(shrinkStart).Seconds()
 	shrinkCreated := post.used.Load()
@@ -337,7 +339,7 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 	}
 	own := *r
 	own.fresh = func() (exchange.Target, func(), error) { return r.t, func() {}, nil } // reset already
-	res := replay(ctx, &own, cfg.Lag, creates, seq, 1)
+	res := replay(ctx, &own, creates, seq, 1)
 	if res.err != nil {
 		return &FreshCheck{Reason: "after the reset: " + res.err.Error()}
 	}
@@ -350,7 +352,7 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 // the run cannot be made (the error).
 func (r *runner) preflight(ctx context.Context) (Exchange, *Violation, error) {
 	op := r.f.ByID[opList]
-	ex, v, err := r.exec(ctx, newModel(r.f, 0), &budget{}, newWorker(0), 0, Step{Op: opList})
+	ex, v, err := r.exec(ctx, state{newModel(r.f, 0), &budget{}}, newWorker(0), 0, Step{Op: opList})
 	switch {
 	case err != nil && errors.Is(err, exchange.ErrCannotJudge):
 		ex.fill()
@@ -426,7 +428,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config, ph phaseSpec) (Seq
 		t := time.AfterFunc(cfg.Duration, func() { timeUp.Store(true); cancel() })
 		defer t.Stop()
 	}
-	m := newModel(r.f, cfg.Lag)
+	m := newModel(r.f, r.o.lag)
 	m.all = ph.all
 	creates, steps := ph.creates, ph.steps
 	if creates == nil {
@@ -457,7 +459,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config, ph phaseSpec) (Seq
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g, w := newGenerator(r.f, phaseSeed(cfg.Seed, ph.n), n), newWorker(n)
+			g, w := newGenerator(r.f, r.ops, phaseSeed(cfg.Seed, ph.n), n), newWorker(n)
 			if m.all {
 				g.absent = m.absent
 			}
@@ -470,7 +472,7 @@ func explorePhase(ctx context.Context, r *runner, cfg Config, ph phaseSpec) (Seq
 					sentCreate.Store(true)
 				}
 				at := sent.Add(1)
-				ex, v, err := r.exec(ctx, m, creates, w, i, st)
+				ex, v, err := r.exec(ctx, state{m, creates}, w, i, st)
 				if err != nil {
 					if err != errBudget { // cancelled; a create the budget no longer allowed was not sent
 						cut[n] = &inFlight{st, at, sent.Add(1)}

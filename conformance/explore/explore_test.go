@@ -34,7 +34,7 @@ func TestReferenceHasNoFindings(t *testing.T) {
 // A seed gives the same steps whatever the target answers.
 func TestSeedDecidesTheSteps(t *testing.T) {
 	f := facts(t)
-	a, b, c := newGenerator(f, 9, 2), newGenerator(f, 9, 2), newGenerator(f, 10, 2)
+	a, b, c := newGenerator(f, operationsOf(f), 9, 2), newGenerator(f, operationsOf(f), 9, 2), newGenerator(f, operationsOf(f), 10, 2)
 	same, differ := true, false
 	for range 200 {
 		sa, sb, sc := a.next(true), b.next(true), c.next(true)

@@ -52,7 +52,7 @@ func TestTwoFaultsTwoFindings(t *testing.T) {
 	cfg := withFresh(t, wrap, 1, 1, 1500)
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	require.ElementsMatch(t, []string{"list-filter", "create-fields"}, ruleList(rep))
+	require.ElementsMatch(t, []string{ruleListStatus + f.Statuses[1], ruleCreateValid}, ruleList(rep))
 	assert.Equal(t, StopSteps, rep.StoppedBy)
 	assert.Equal(t, 1500, rep.Steps)
 	assert.Equal(t, 3, rep.Phases, "one phase before each finding, one after the last")
@@ -92,7 +92,7 @@ func TestOneFaultOneFinding(t *testing.T) {
 	f := facts(t)
 	rep, err := Run(context.Background(), withFresh(t, filterIgnored(f.Statuses[1]), 1, 1, 1500))
 	require.NoError(t, err)
-	require.Equal(t, []string{"list-filter"}, ruleList(rep))
+	require.Equal(t, []string{ruleListStatus + f.Statuses[1]}, ruleList(rep))
 	assert.Greater(t, rep.Findings[0].Seen, int64(10))
 	assert.Equal(t, StopSteps, rep.StoppedBy)
 	assert.Equal(t, 1500, rep.Steps)
@@ -121,7 +121,7 @@ func TestOnlyKnownFaultsStopTheRun(t *testing.T) {
 	cfg.Replays = 1
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"no-5xx", "no-5xx", "no-5xx"}, ruleList(rep), "one per operation")
+	assert.ElementsMatch(t, []string{ruleNo5xx, ruleNo5xx, ruleNo5xx}, ruleList(rep), "one per operation")
 	assert.Equal(t, StopRecurring, rep.StoppedBy)
 	assert.Less(t, rep.Steps, 1000)
 	var text bytes.Buffer
@@ -143,7 +143,7 @@ func nullForEmpty(filtered bool) func(http.Handler) http.Handler {
 // empty listing is the first step's finding, shrunk to that one listing.
 func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
 	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(false), 1, 4, 400))
-	assert.Equal(t, "spec", fd.Rule)
+	assert.Equal(t, ruleSpec, fd.Rule)
 	assert.Contains(t, fd.Message, "GET /pets answered 200")
 	assert.Equal(t, [2]int{0, 0}, [2]int{fd.Worker, fd.Step})
 	assert.Equal(t, Sequence{Workers: [][]Step{{{Op: opList}}}}, fd.Shrunk)
@@ -154,7 +154,7 @@ func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
 // status none has is asked for: its answer must be empty, and a null for it is found.
 func TestEmptyFilteredListingIsAsked(t *testing.T) {
 	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(true), 1, 1, 300))
-	assert.Equal(t, "spec", fd.Rule)
+	assert.Equal(t, ruleSpec, fd.Rule)
 	require.Equal(t, 1, fd.Shrunk.Len())
 	st := fd.Shrunk.Workers[0][0]
 	assert.Equal(t, opList, st.Op)
@@ -169,7 +169,7 @@ func TestEmptyFilteredListingIsAsked(t *testing.T) {
 func TestGeneratorAsksForAnAbsentStatusOnce(t *testing.T) {
 	f := facts(t)
 	absent := f.Statuses[len(f.Statuses)-1]
-	plain, asking := newGenerator(f, 1, 0), newGenerator(f, 1, 0)
+	plain, asking := newGenerator(f, operationsOf(f), 1, 0), newGenerator(f, operationsOf(f), 1, 0)
 	asking.absent = func() []string { return []string{absent} }
 	asked := -1
 	for i := range 500 {
@@ -205,25 +205,24 @@ func TestAbsentStatuses(t *testing.T) {
 	require.Nil(t, m.created(pet{id: "1", name: "a", category: "1", status: f.Statuses[1], hasStatus: true}, time.Now(), "w0 #0"))
 	others := slices.Delete(slices.Clone(f.Statuses), 1, 2)
 	assert.Equal(t, others, m.absent())
-	require.Nil(t, m.seen(pet{id: "2", name: "b", category: "1"}, time.Now(), "w0 #1"))
+	_, v := m.seen(pet{id: "2", name: "b", category: "1"}, judgingAt(time.Now()))
+	require.Nil(t, v)
 	assert.Equal(t, others, m.absent(), "an animal without a status matches no filter")
 }
 
 // The cause leaves out what differs from one meeting of a fault to the next, and keeps what
 // tells two faults apart.
 func TestCauseOf(t *testing.T) {
-	r := &runner{f: facts(t)}
 	list := Step{Op: opList, Limit: ptr("5")}
-	v := violation("persist", "animal 7 has name=%q, but had name=%q when worker 1 step #3", "x", "y")
-	w := violation("persist", "animal 12 has name=%q, but had name=%q when worker 0 step #40", "p", "q")
-	assert.Equal(t, r.causeOf(v, list, "/pets?limit=5", 200), r.causeOf(w, Step{Op: opList, Auth: authNone}, "/pets", 200))
-	assert.NotEqual(t, r.causeOf(v, list, "/pets", 200), r.causeOf(v, Step{Op: opGet, ID: "7"}, "/pets/7", 200))
-	assert.NotEqual(t, r.causeOf(v, list, "/pets", 200), r.causeOf(v, list, "/pets", 0))
+	v := violation(rulePersist, "animal 7 has name=%q, but had name=%q when worker 1 step #3", "x", "y")
+	w := violation(rulePersist, "animal 12 has name=%q, but had name=%q when worker 0 step #40", "p", "q")
+	assert.Equal(t, causeOf(v, list, 200), causeOf(w, Step{Op: opList, Auth: authNone}, 200))
+	assert.NotEqual(t, causeOf(v, list, 200), causeOf(v, Step{Op: opGet, ID: "7"}, 200))
+	assert.NotEqual(t, causeOf(v, list, 200), causeOf(v, list, 0))
 	get := Step{Op: opGet, ID: "abc"}
-	g := violation("get-id", "x")
-	assert.NotEqual(t, r.causeOf(g, get, "/pets/abc", 200), r.causeOf(g, get, "/pets/12", 200))
-	s1, s2 := violation("spec", "a"), violation("spec", "b")
+	assert.NotEqual(t, causeOf(violation(ruleGetNotID, "x"), get, 200), causeOf(violation(ruleGetUnknown, "x"), get, 200))
+	s1, s2 := violation(ruleSpec, "a"), violation(ruleSpec, "b")
 	s1.detail, s2.detail = "property … is missing (#/a)", "property … is missing (#/b)"
-	assert.NotEqual(t, r.causeOf(s1, list, "/pets", 200), r.causeOf(s2, list, "/pets", 200))
-	assert.Equal(t, "list-filter: listPets answered 200", r.causeOf(violation("list-filter", "m"), list, "/pets", 200))
+	assert.NotEqual(t, causeOf(s1, list, 200), causeOf(s2, list, 200))
+	assert.Equal(t, "listPets/status-sold: listPets answered 200", causeOf(violation(ruleListStatus+"sold", "m"), list, 200))
 }

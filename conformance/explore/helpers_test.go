@@ -34,3 +34,8 @@ func config(t exchange.Target, seed uint64, workers, steps int) Config {
 	return Config{Target: t, Doc: spec.MustLoad(), Seed: seed, Workers: workers, Steps: steps, MaxCreates: DefaultMaxCreates,
 		Lag: DefaultLag, Replays: 3, ShrinkTime: 5 * time.Second, Timeout: 30 * time.Second}
 }
+
+// judgingAt is an answer to a listing by worker 0, sent and judged at t.
+func judgingAt(t time.Time) *judging {
+	return &judging{w: newWorker(0), st: Step{Op: opList}, sent: t, at: t}
+}

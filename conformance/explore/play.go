@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"time"
 )
 
 // merge orders the exchanges of all workers by the time they were sent, filled.
@@ -48,7 +47,7 @@ func (r *runner) onFresh(ctx context.Context) (_ *runner, stop func(), err error
 // answers that came before it and overlaps the steps it overlapped. It stops at the first
 // violation of a cause not known (r.known: the other findings of the run); err is set when the sequence could not be run to its end or to a finding.
 // Shrinking, the replays of a finding and conformance replay all run sequences here.
-func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence) (*found, []Exchange, error) {
+func play(ctx context.Context, r *runner, creates *budget, seq Sequence) (*found, []Exchange, error) {
 	if r.fresh != nil {
 		own, stop, err := r.onFresh(ctx)
 		if err != nil {
@@ -59,7 +58,7 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := newModel(r.f, lag)
+	s := state{newModel(r.f, r.o.lag), creates}
 	var once sync.Once
 	var first *found
 	var firstErr error
@@ -70,7 +69,7 @@ func play(ctx context.Context, r *runner, lag time.Duration, creates *budget, se
 		workers[w] = newWorker(w)
 	}
 	run := func(w, i int) {
-		ex, v, err := r.exec(ctx, m, creates, workers[w], i, seq.Workers[w][i])
+		ex, v, err := r.exec(ctx, s, workers[w], i, seq.Workers[w][i])
 		if err != nil {
 			once.Do(func() { firstErr = err; cancel() })
 			return
@@ -122,10 +121,10 @@ type replayResult struct {
 // replay against a changed service may fail differently). It is how conformance replay runs
 // a replay file, and how a shrunk finding is confirmed and classified before its file is
 // written.
-func replay(ctx context.Context, r *runner, lag time.Duration, creates *budget, seq Sequence, times int) replayResult {
+func replay(ctx context.Context, r *runner, creates *budget, seq Sequence, times int) replayResult {
 	var res replayResult
 	for range times {
-		fd, trace, err := play(ctx, r, lag, creates, seq)
+		fd, trace, err := play(ctx, r, creates, seq)
 		if err != nil {
 			res.err = err
 			break

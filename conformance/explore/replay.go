@@ -24,11 +24,14 @@ import (
 // (the schedule of several workers), the run's clock and the replays' count; version 3
 // whether the target was the in-process reference, and whether the sequence was shrunk on a
 // store the exploration had changed, with how it went on a fresh one; version 4 the causes
-// of the run's earlier findings, which the sequence was shrunk passing over. Versions 1 to 3
-// still read (a version 1 file's workers run in lockstep; an in-process target is told by
-// its InProcessNote).
+// of the run's earlier findings, which the sequence was shrunk passing over; version 5 names
+// the rules of the catalogue (and explore's own under explore/), and steps of a DELETE a
+// spec adds. Versions 1 to 4 still read (a version 1 file's workers run in lockstep; an
+// in-process target is told by its InProcessNote; the rules of 1 to 4 are read as now named,
+// legacy.go).
 const (
-	ReplayFormat   = "petstore-explore-replay/4"
+	ReplayFormat   = "petstore-explore-replay/5"
+	replayFormatV4 = "petstore-explore-replay/4"
 	replayFormatV3 = "petstore-explore-replay/3"
 	replayFormatV2 = "petstore-explore-replay/2"
 	replayFormatV1 = "petstore-explore-replay/1"
@@ -104,18 +107,14 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
-	if rf.Format != ReplayFormat && rf.Format != replayFormatV3 && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
+	if rf.Format != ReplayFormat && rf.Format != replayFormatV4 && rf.Format != replayFormatV3 && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
 		return rf, fmt.Errorf("replay file %s: format %q, want %q", path, rf.Format, ReplayFormat)
 	}
 	if rf.Len() == 0 {
 		return rf, fmt.Errorf("replay file %s: no steps", path)
 	}
-	for w, steps := range rf.Workers {
-		for i, st := range steps {
-			if err := checkStep(steps, i, st); err != nil {
-				return rf, fmt.Errorf("replay file %s: worker %d step #%d: %w", path, w, i, err)
-			}
-		}
+	if err := checkSteps(nil, rf.Sequence); err != nil {
+		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
 	if len(rf.Timeline) > 0 {
 		if err := checkTimeline(rf.Timeline, rf.Workers); err != nil {
@@ -161,29 +160,46 @@ func (rf ReplayFile) SameTarget(baseURL string) bool {
 	return err == nil && strings.TrimRight(exchange.NewRedactor("").URL(u), "/") == strings.TrimRight(rf.Target, "/")
 }
 
-func checkStep(steps []Step, i int, st Step) error {
-	switch st.Op {
-	case opList, opCreate:
-	case opGet:
-		n := 0
-		for _, set := range []bool{st.Ref != nil, st.Listed != nil, st.ID != ""} {
-			if set {
-				n++
+// checkSteps checks every step of seq (see checkStep).
+func checkSteps(f *Facts, seq Sequence) error {
+	for w, steps := range seq.Workers {
+		for i, st := range steps {
+			if err := checkStep(f, steps, i, st); err != nil {
+				return fmt.Errorf("worker %d step #%d: %w", w, i, err)
 			}
 		}
-		if n != 1 {
-			return fmt.Errorf("a getPet step needs exactly one of ref, listed and id")
-		}
-		if st.Ref != nil && (*st.Ref < 0 || *st.Ref >= i || steps[*st.Ref].Op != opCreate) {
-			return fmt.Errorf("ref %d is not an earlier createPet step", *st.Ref)
-		}
-		if st.Listed != nil && *st.Listed < 0 {
-			return fmt.Errorf("listed %d is negative", *st.Listed)
-		}
-	default:
-		return fmt.Errorf("unknown op %q (want %s, %s or %s)", st.Op, opList, opCreate, opGet)
 	}
-	if st.Auth != "" && st.Auth != authNone && st.Auth != authWrong {
+	return nil
+}
+
+// checkStep checks step i of a worker: a reference to an earlier createPet step, a known
+// way of sending the key and, with the spec's facts (f not nil), an operation explore sends
+// with the id of an operation on one animal given once, as a reference for one that may
+// change it (the run's own animals).
+func checkStep(f *Facts, steps []Step, i int, st Step) error {
+	n := 0
+	for _, set := range []bool{st.Ref != nil, st.Listed != nil, st.ID != ""} {
+		if set {
+			n++
+		}
+	}
+	if f != nil {
+		op, known := f.ByID[st.Op]
+		if _, sent := operationsOf(f).byID[st.Op]; !known || !sent {
+			return fmt.Errorf("unknown op %q: the spec has no such operation explore sends", st.Op)
+		}
+		if strings.Contains(op.Path, "{") && n != 1 || mayChange(op) && st.Ref == nil {
+			return fmt.Errorf("a %s step needs exactly one of ref, listed and id (a ref for one that changes an animal)", st.Op)
+		}
+	}
+	switch {
+	case st.Op == "" || n > 1:
+		return fmt.Errorf("a step needs an op, and at most one of ref, listed and id")
+	case st.Ref != nil && (*st.Ref < 0 || *st.Ref >= i || steps[*st.Ref].Op != opCreate):
+		return fmt.Errorf("ref %d is not an earlier createPet step", *st.Ref)
+	case st.Listed != nil && *st.Listed < 0:
+		return fmt.Errorf("listed %d is negative", *st.Listed)
+	case st.Auth != "" && st.Auth != authNone && st.Auth != authWrong:
 		return fmt.Errorf("unknown auth %q (want %q or %q)", st.Auth, authNone, authWrong)
 	}
 	return nil
@@ -255,6 +271,10 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSteps(f, rf.Sequence); err != nil {
+		return nil, fmt.Errorf("replay file: %w", err)
+	}
+	rf.upgrade(f.Statuses)
 	if cfg.Lag == 0 {
 		if cfg.Lag, err = time.ParseDuration(rf.Lag); err != nil {
 			cfg.Lag = DefaultLag
@@ -263,7 +283,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
-	r, err := newRunner(cfg.Target, f, sessionOptions{timeout: cfg.Timeout, workers: len(rf.Workers), maxWait: cfg.MaxWait}, cfg.Fresh)
+	r, err := newRunner(cfg.Target, f, sessionOptions{lag: cfg.Lag, timeout: cfg.Timeout, workers: len(rf.Workers), maxWait: cfg.MaxWait}, cfg.Fresh)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +295,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport
 		r.known[c] = &atomic.Int64{}
 	}
 	creates := &budget{max: int64(cfg.MaxCreates)}
-	res := replay(ctx, r, cfg.Lag, creates, rf.Sequence, max(cfg.Times, 1))
+	res := replay(ctx, r, creates, rf.Sequence, max(cfg.Times, 1))
 	out := &ReplayReport{Provenance: cfg.Provenance, Recorded: rf.Provenance, Target: r.sess.Target(), Expected: rf.Finding,
 		Runs: res.runs, Failed: res.failed, Class: classOf(res.runs, res.failed, rf.Class == Intermittent), Violation: res.violation,
 		Trace: res.trace, Requests: r.requests(), Created: creates.used.Load(), RecordedClass: rf.Class,

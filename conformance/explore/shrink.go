@@ -50,10 +50,10 @@ type shrinker struct {
 	race bool
 }
 
-// shrink returns the shrinker with the candidates it kept on the way to the smallest (the
-// exploration's sequence first).
-func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Sequence, serial []Sequence, v Violation, trace []Exchange) *shrinker {
-	s := &shrinker{ctx: ctx, r: r, cfg: cfg, creates: creates, rule: v.Rule, trace: trace, history: []Sequence{seq}}
+// shrink keeps the candidates on the way from seq, the exploration's sequence (the first of
+// s.history), to the smallest; serial are its forms one step at a time.
+func (s *shrinker) shrink(seq Sequence, serial []Sequence) {
+	cfg := s.cfg
 	// The form to start from: the steps one at a time (no concurrency needed), else the
 	// timeline as it ran, with the violation found, else with any (the timeline can meet the
 	// fault as another violation: racing ids answered twice rather than an animal
@@ -90,7 +90,7 @@ func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Seq
 		s.race = start.Len() > 0 && len(seq.Workers) > 1 && !cut
 	}
 	if start.Len() == 0 {
-		return s // nothing fails again: settle replays the exploration's sequence
+		return // nothing fails again: settle replays the exploration's sequence
 	}
 	s.deadline = time.Now().Add(cfg.ShrinkTime) // shrinking proper
 	s.deterministic = s.run(start)
@@ -101,7 +101,6 @@ func shrink(ctx context.Context, r *runner, cfg Config, creates *budget, seq Seq
 	if simpler.Len() > 0 && !equalSeq(simpler, seq) {
 		s.steps(simpler)
 	}
-	return s
 }
 
 // settle replays the kept candidates, shortest first, the way conformance replay runs a
@@ -129,7 +128,7 @@ func (s *shrinker) settle(replays int) (Sequence, replayResult, string) {
 	best := tried{res: replayResult{failed: -1}} // the most failures; of those, the shortest
 	flaky := false                               // a candidate, each of which had failed, passed a replay
 	try := func(cand Sequence) tried {
-		t := tried{cand, replay(s.ctx, s.r, s.cfg.Lag, s.creates, cand, replays)}
+		t := tried{cand, replay(s.ctx, s.r, s.creates, cand, replays)}
 		flaky = flaky || t.res.failed < t.res.runs
 		if t.res.failed > best.res.failed {
 			best = t
@@ -224,7 +223,7 @@ func (s *shrinker) run(cand Sequence) bool {
 		ctx, cancel = context.WithDeadline(ctx, s.deadline)
 		defer cancel()
 	}
-	fd, trace, err := play(ctx, s.r, s.cfg.Lag, s.creates, cand)
+	fd, trace, err := play(ctx, s.r, s.creates, cand)
 	s.runs++
 	if err == errBudget {
 		s.spent = true
@@ -283,13 +282,14 @@ func (s *shrinker) steps(seq Sequence) Sequence {
 	return seq
 }
 
-// inputs tries each step with simpler inputs: listPets without its parameters, createPet
-// with a one-letter name, category 1 and no status.
+// inputs tries each step with simpler inputs, as its operation gives them (listPets without
+// its parameters, createPet with a one-letter name, category 1 and no status).
 func (s *shrinker) inputs(seq Sequence) Sequence {
 	for w := range seq.Workers {
 		for i := 0; i < len(seq.Workers[w]) && !s.done(); {
 			changed := false
-			for _, st := range simpler(seq.Workers[w][i]) {
+			st := seq.Workers[w][i]
+			for _, st := range s.r.ops.byID[st.Op].simpler(st) {
 				if cand := seq.withStep(w, i, st); s.fails(cand) {
 					seq, changed = cand, true
 					break // the next simplification starts from this one
@@ -301,41 +301,6 @@ func (s *shrinker) inputs(seq Sequence) Sequence {
 		}
 	}
 	return seq
-}
-
-// simpler lists simpler forms of st, each one change away.
-func simpler(st Step) []Step {
-	var out []Step
-	switch st.Op {
-	case opList:
-		if st.Limit != nil {
-			c := st
-			c.Limit = nil
-			out = append(out, c)
-		}
-		if st.Status != nil {
-			c := st
-			c.Status = nil
-			out = append(out, c)
-		}
-	case opCreate:
-		p, ok := parseSent(st.Body)
-		if !ok {
-			return nil
-		}
-		status := ""
-		if p.hasStatus {
-			status = p.status
-		}
-		for _, body := range []string{newPetBody("a", p.category, status), newPetBody(p.name, "1", status), newPetBody(p.name, p.category, "")} {
-			if body != st.Body {
-				c := st
-				c.Body = body
-				out = append(out, c)
-			}
-		}
-	}
-	return out
 }
 
 func equalSeq(a, b Sequence) bool {

@@ -14,7 +14,8 @@ import (
 // worker. Ids a step refers to are resolved when it runs, from what the same worker's earlier
 // steps received, so a sequence means the same against any server.
 type Step struct {
-	// Op is the operationId: listPets, createPet or getPet.
+	// Op is the operationId: listPets, createPet, getPet, or a DELETE of one animal a spec
+	// adds (see operationsOf).
 	Op string `json:"op"`
 	// Auth is how the key is sent: "" the key, "none" no Authorization header, "wrong" a
 	// bearer token that is not the key.
@@ -24,9 +25,10 @@ type Step struct {
 	Status *string `json:"status,omitempty"`
 	// Body is createPet's request body, byte for byte.
 	Body string `json:"body,omitempty"`
-	// getPet's petId is one of: Ref, the id answered to this worker's createPet step number
-	// Ref; Listed, the animal at that position (modulo the length) of this worker's latest
-	// non-empty listing; ID, this text as sent.
+	// The id of an operation on one animal (getPet's petId) is one of: Ref, the id answered
+	// to this worker's createPet step number Ref; Listed, the animal at that position (modulo
+	// the length) of this worker's latest non-empty listing; ID, this text as sent. An
+	// operation that may change the animal (a DELETE) takes only Ref: the run's own animals.
 	Ref    *int   `json:"ref,omitempty"`
 	Listed *int   `json:"listed,omitempty"`
 	ID     string `json:"id,omitempty"`
@@ -112,33 +114,30 @@ func (s Sequence) Size() string {
 	return words.Plural(len(s.Workers), "worker") + ", " + words.Plural(s.Len(), "step")
 }
 
-// String is the step in one line, the way the text report lists a sequence.
+// String is the step in one line, the way the text report lists a sequence: its operation,
+// then what its fields send.
 func (s Step) String() string {
 	var b strings.Builder
 	b.WriteString(s.Op)
-	switch s.Op {
-	case opList:
-		var q []string
-		if s.Limit != nil {
-			q = append(q, "limit="+*s.Limit)
-		}
-		if s.Status != nil {
-			q = append(q, "status="+*s.Status)
-		}
-		if len(q) > 0 {
-			b.WriteString(" ?" + strings.Join(q, "&"))
-		}
-	case opCreate:
+	var q []string
+	if s.Limit != nil {
+		q = append(q, "limit="+*s.Limit)
+	}
+	if s.Status != nil {
+		q = append(q, "status="+*s.Status)
+	}
+	if len(q) > 0 {
+		b.WriteString(" ?" + strings.Join(q, "&"))
+	}
+	switch {
+	case s.Op == opCreate:
 		b.WriteString(" " + s.Body)
-	case opGet:
-		switch {
-		case s.Ref != nil:
-			fmt.Fprintf(&b, " (id of step #%d)", *s.Ref)
-		case s.Listed != nil:
-			fmt.Fprintf(&b, " (listed animal %d)", *s.Listed)
-		default:
-			b.WriteString(" " + s.ID)
-		}
+	case s.Ref != nil:
+		fmt.Fprintf(&b, " (id of step #%d)", *s.Ref)
+	case s.Listed != nil:
+		fmt.Fprintf(&b, " (listed animal %d)", *s.Listed)
+	case s.ID != "":
+		b.WriteString(" " + s.ID)
 	}
 	if s.Auth != "" {
 		b.WriteString(" [key: " + s.Auth + "]")

@@ -146,17 +146,17 @@ func TestPlayFollowsTheTimeline(t *testing.T) {
 	two := [][]Step{{create}, {create}}
 
 	c := &concurrency{both: make(chan struct{})}
-	r, err := newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 30 * time.Second, workers: 2}, nil)
+	r, err := newRunner(serve(t, c.wrap), f, sessionOptions{lag: time.Second, timeout: 30 * time.Second, workers: 2}, nil)
 	require.NoError(t, err)
-	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
+	_, _, err = play(context.Background(), r, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(0), send(1), answer(1), answer(0)}})
 	require.NoError(t, err)
 	assert.Equal(t, 2, c.most, "the two creates were not held together")
 
 	c = &concurrency{}
-	r, err = newRunner(serve(t, c.wrap), f, sessionOptions{timeout: 30 * time.Second, workers: 2}, nil)
+	r, err = newRunner(serve(t, c.wrap), f, sessionOptions{lag: time.Second, timeout: 30 * time.Second, workers: 2}, nil)
 	require.NoError(t, err)
-	_, _, err = play(context.Background(), r, time.Second, &budget{max: 10}, Sequence{Workers: two,
+	_, _, err = play(context.Background(), r, &budget{max: 10}, Sequence{Workers: two,
 		Timeline: Timeline{send(1), answer(1), send(0), answer(0)}})
 	require.NoError(t, err)
 	assert.Equal(t, 1, c.most)
@@ -193,11 +193,11 @@ func TestInFlightStepStaysInTheSequence(t *testing.T) {
 	})
 	cfg := config(tg, 1, 2, 400)
 	require.NoError(t, cfg.defaults())
-	r, err := newRunner(tg, facts(t), sessionOptions{timeout: cfg.Timeout, workers: cfg.Workers}, nil)
+	r, err := newRunner(tg, facts(t), sessionOptions{lag: cfg.Lag, timeout: cfg.Timeout, workers: cfg.Workers}, nil)
 	require.NoError(t, err)
 	seq, fd, _ := explorePhase(context.Background(), r, cfg, phaseSpec{})
 	require.NotNil(t, fd)
-	assert.Equal(t, "no-5xx", fd.v.Rule)
+	assert.Equal(t, ruleNo5xx, fd.v.Rule)
 	require.True(t, stored.Load())
 	held := false
 	for _, steps := range seq.Workers {
@@ -215,7 +215,7 @@ func TestReplayFileKeepsTheTimeline(t *testing.T) {
 	dir := t.TempDir()
 	rep := &Report{Provenance: Provenance{Harness: "h", SpecSHA256: "abc", Seed: 7, Flags: []string{"--seed=7"}},
 		Bounds: Bounds{Lag: "1s"}, Now: "2030-01-02T00:00:00Z"}
-	fd := Finding{Violation: Violation{Rule: "ids-unique"}, Class: Intermittent, ClassNote: raceNote, Replays: 10, ReplaysFailed: 9,
+	fd := Finding{Violation: Violation{Rule: ruleIDsUnique}, Class: Intermittent, ClassNote: raceNote, Replays: 10, ReplaysFailed: 9,
 		Shrunk: Sequence{Workers: [][]Step{{create}, {create}}, Timeline: Timeline{send(0), send(1), answer(1), answer(0)}}}
 	path := filepath.Join(dir, "r.json")
 	require.NoError(t, WriteReplayFile(path, NewReplayFile(rep, fd)))

@@ -1,0 +1,39 @@
+package explore
+
+import (
+	"time"
+
+	"github.com/petstore/petstore/spec"
+)
+
+// deleteOp is a DELETE of one animal that a spec adds (found by its shape, see
+// operationsOf), sent only to an animal the worker created. Its answer is a success, or a
+// 404 for an animal already removed (or stored within the allowed lag, asked again once it
+// has passed); from its success on, getPet of the animal answers 404 and listings leave it
+// out, once the allowed lag has passed (model.gone).
+type deleteOp struct {
+	f  *Facts
+	op spec.Operation
+}
+
+const deleteShare = 10
+
+func (deleteOp) share() int { return deleteShare }
+
+func (o deleteOp) draw(g *generator) (Step, bool) {
+	ref := g.pickOwn()
+	return Step{Op: o.op.ID, Ref: ref}, ref != nil
+}
+
+func (o deleteOp) judge(a *judging) (time.Duration, *Violation) {
+	switch {
+	case a.status/100 == 2:
+		a.m.removed(a.id, a.at)
+		return 0, nil
+	case a.status == 404:
+		return a.lost(ruleDelete, o.op.ID)
+	}
+	return 0, violation(ruleDelete, "%s %s of an animal the run created answered %d, neither a success nor 404", o.op.ID, a.id, a.status)
+}
+
+func (deleteOp) simpler(Step) []Step { return nil }
