@@ -17,7 +17,6 @@ import (
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/explore"
 	"github.com/petstore/petstore/internal/words"
-	"github.com/petstore/petstore/spec"
 )
 
 // Options shape the explore runs of a measurement.
@@ -65,6 +64,10 @@ func (o Outcome) Reproduces() bool {
 
 // RunOne explores a fresh server of m with seed, within m's budget.
 func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Options) (Outcome, error) {
+	doc, text, err := m.Spec(doc)
+	if err != nil {
+		return Outcome{}, err
+	}
 	t, stop, err := Serve(doc, m)
 	if err != nil {
 		return Outcome{}, err
@@ -79,7 +82,7 @@ func RunOne(ctx context.Context, doc *openapi3.T, m Mutant, seed uint64, o Optio
 		MaxFindings: cmp.Or(o.MaxFindings, 1)}
 	cfg.Fresh = func() (exchange.Target, func(), error) { return Serve(doc, m) }
 	// What conformance explore would be given for this run, against a server of the mutant.
-	cfg.Provenance = explore.NewProvenance(explore.SpecSHA256(spec.Bytes()), seed, []string{"--mutant=" + m.Name,
+	cfg.Provenance = explore.NewProvenance(explore.SpecSHA256(text), seed, []string{"--mutant=" + m.Name,
 		"--workers=" + strconv.Itoa(cfg.Workers), "--steps=" + strconv.Itoa(cfg.Steps), "--max-creates=" + strconv.Itoa(cfg.MaxCreates),
 		"--lag=" + cfg.Lag.String(), "--replays=" + strconv.Itoa(cfg.Replays), "--shrink-time=" + o.ShrinkTime.String(),
 		"--max-findings=" + strconv.Itoa(cfg.MaxFindings)}, t.APIKey)

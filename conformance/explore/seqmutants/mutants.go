@@ -2,7 +2,8 @@
 // show: each mutant is the reference server behind a wrapper that injects one such fault
 // (ids handed out twice when creates race, a lost write, a fault that starts after some
 // requests, an intermittent 500, a filter broken for one status value, a store that drops
-// animals past some size, a field that loses precision), with the budget within which
+// animals past some size, a field that loses precision, a removal that leaves the animal
+// visible, served with a spec grown by the DELETE), with the budget within which
 // explore must find it. Allowed are servers that make the document's open choices otherwise
 // (newest-first order, random ids, short pages, a listing lag, another client creating
 // animals): explore must find nothing in them.
@@ -24,6 +25,7 @@ import (
 
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/mutants/kit"
+	"github.com/petstore/petstore/internal/grownspec"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
@@ -50,6 +52,9 @@ type Mutant struct {
 	Budget Budget
 	// New returns a fresh wrapper (its own state) for one server.
 	New func(doc *openapi3.T) func(http.Handler) http.Handler
+	// Grow names the additions (internal/grownspec) to the spec that the server serves and
+	// explore reads, for a fault of an operation a spec adds; none: the spec as given.
+	Grow []string
 	// Background, when set, runs beside explore for as long as the server lives (another
 	// client), sending to t the operations f describes.
 	Background func(ctx context.Context, t exchange.Target, f *spec.Facts)
@@ -139,7 +144,40 @@ func Catalogue() []Mutant {
 					}
 				})
 			}},
+		{Name: "deleted-visible", Fault: "a DELETE of one animal (a spec grown by it) is answered 204, and the animal stays",
+			Grow: []string{grownspec.Delete}, Budget: Budget{Workers: 4, Steps: 2000},
+			New: func(*openapi3.T) func(http.Handler) http.Handler {
+				return func(next http.Handler) http.Handler {
+					return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+						if r.Method != http.MethodDelete {
+							next.ServeHTTP(w, r)
+							return
+						}
+						get := r.Clone(r.Context()) // answered as the reference answers a getPet (401, 404), without removing
+						get.Method = http.MethodGet
+						if rp := kit.Capture(next, get); rp.Status != http.StatusOK {
+							rp.Send(w)
+							return
+						}
+						w.WriteHeader(http.StatusNoContent)
+					})
+				}
+			}},
 	}
+}
+
+// Spec is doc grown by m's additions (Grow), and its text; doc itself without any (text:
+// the embedded spec's).
+func (m Mutant) Spec(doc *openapi3.T) (*openapi3.T, []byte, error) {
+	if len(m.Grow) == 0 {
+		return doc, spec.Bytes(), nil
+	}
+	text, err := grownspec.Text(m.Grow...)
+	if err != nil {
+		return nil, nil, err
+	}
+	grown, err := spec.Parse(text)
+	return grown, text, err
 }
 
 // editQuery is r with its query changed.

@@ -1,0 +1,85 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/conformance/exchange"
+	"github.com/petstore/petstore/internal/grownspec"
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
+)
+
+// With a spec grown by DELETE /pets/{petId}, served by the reference (which serves it by its
+// shape), explore sends the DELETE without code of its own for it, only to animals the run
+// created (never to the store's first ones), and judges what follows against the model: the
+// reference, which removes them, meets no finding; a server that keeps a removed animal
+// visible is seqmutants' deleted-visible.
+func TestExploreDeletesItsOwnAnimalsInAGrownSpec(t *testing.T) {
+	text, err := grownspec.Text(grownspec.Delete)
+	require.NoError(t, err)
+	doc, err := spec.Parse(text)
+	require.NoError(t, err)
+	h, err := reference.NewServer(reference.Config{Spec: doc, APIKeys: []string{testKey},
+		Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}, {Name: "Tom", CategoryID: 2}}})
+	require.NoError(t, err)
+	base, err := spec.BasePath(doc)
+	require.NoError(t, err)
+
+	first := httptest.NewRecorder() // the store's first animals
+	req := httptest.NewRequest(http.MethodGet, base+"/pets?limit=100", nil)
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	h.ServeHTTP(first, req)
+	var seeded []struct{ ID json.Number }
+	require.NoError(t, json.Unmarshal(first.Body.Bytes(), &seeded))
+	require.NotEmpty(t, seeded)
+
+	var mu sync.Mutex
+	removed := map[string]int{} // the ids of the DELETEs answered 204
+	rec := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodDelete {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rw := httptest.NewRecorder()
+		h.ServeHTTP(rw, r)
+		mu.Lock()
+		if rw.Code == http.StatusNoContent {
+			removed[path.Base(r.URL.Path)]++
+		}
+		mu.Unlock()
+		for k, v := range rw.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rw.Code)
+		_, _ = w.Write(rw.Body.Bytes())
+	})
+	srv := httptest.NewServer(rec)
+	t.Cleanup(srv.Close)
+	cfg := config(exchange.Target{BaseURL: srv.URL + base, APIKey: testKey, Client: srv.Client()}, 3, 4, 1500)
+	cfg.Doc = doc
+	rep, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	for _, f := range rep.Findings {
+		t.Errorf("%s: %s", f.Rule, f.Message)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Greater(t, len(removed), 10, "explore removed animals it created")
+	for _, p := range seeded {
+		assert.Zero(t, removed[p.ID.String()], "animal %s is the store's, not the run's", p.ID)
+	}
+	for _, op := range rep.Coverage.Operations {
+		if op.Method == http.MethodDelete {
+			assert.Positive(t, op.Requests, op.Operation)
+		}
+	}
+}
