@@ -8,18 +8,13 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 )
 
-// Causes. A fault a sequence meets once it tends to meet again: a filter broken for one value
-// breaks every listing with that value. Explore counts the violations of one cause as one
-// finding, as conformance run counts the failures of one message on one spec node as one
-// cause. The cause of a violation is its rule, the operation and the status answered, and
-// for the rules whose message names what was wrong (the description's check, the Error
-// record, the field stored otherwise) that message with its values blanked
-// (report.BlankValues) and the spec node.
-// Ids, names, times and the bodies of 5xx answers are left out: they differ from one meeting
-// of a fault to the next. So are how the key was sent and the kind of input: a store that
-// fails every listing once it is large fails them with the key and without, with a valid
-// query and with another, and would be five findings; two faults that differ only there are
-// one finding until the first is fixed.
+// Causes. Explore counts the violations of one cause as one finding, as conformance run counts
+// the failures of one message on one spec node as one cause: its rule, the operation and the
+// status answered, and where the message names what was wrong (the description's check, the
+// Error record, the field stored otherwise) that message with its values blanked and the
+// spec node. Ids, names, times and 5xx bodies differ from one meeting of a fault to the next;
+// how the key was sent and the kind of input would make five findings of a store that fails
+// every listing once it is large: all are left out (docs/harness.md).
 
 // causeOf is the cause of v, met at step st answered status (0: no answer).
 func causeOf(v *Violation, st Step, status int) string {

@@ -11,8 +11,8 @@ import (
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/judge"
-	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/wire"
+	"github.com/petstore/petstore/spec"
 )
 
 // maxKept is what a violation's message keeps of an answer's body.
@@ -62,7 +62,7 @@ func (b *budget) give() { b.used.Add(-1) }
 // redacts the key; the runner judges what the session saw against the model.
 type runner struct {
 	t    exchange.Target
-	f    *Facts
+	f    *spec.Facts
 	ops  operations
 	sess *exchange.Session
 	o    sessionOptions
@@ -90,7 +90,7 @@ type counters struct {
 	throttled atomic.Int64
 }
 
-func newRunner(t exchange.Target, f *Facts, o sessionOptions, fresh func() (exchange.Target, func(), error)) (*runner, error) {
+func newRunner(t exchange.Target, f *spec.Facts, o sessionOptions, fresh func() (exchange.Target, func(), error)) (*runner, error) {
 	r := &runner{f: f, ops: operationsOf(f), o: o, fresh: fresh, c: &counters{}}
 	return r, r.open(t)
 }
@@ -98,7 +98,7 @@ func newRunner(t exchange.Target, f *Facts, o sessionOptions, fresh func() (exch
 // open points the runner at t, through a session of its own.
 func (r *runner) open(t exchange.Target) error {
 	sess, err := exchange.New(exchange.Config{BaseURL: t.BaseURL, APIKey: t.APIKey, Client: t.Client, Timeout: r.o.timeout,
-		Workers: r.o.workers, Rate: r.o.rate, MaxWait: r.o.maxWait, Facts: r.f.Facts})
+		Workers: r.o.workers, Rate: r.o.rate, MaxWait: r.o.maxWait, Facts: r.f})
 	if err != nil {
 		return err
 	}
@@ -127,11 +127,9 @@ type worker struct {
 	n        int
 	ids      map[int]string // createPet step index -> id answered with 201
 	lastList []string       // ids of the latest non-empty listing
-	listing  listing        // the latest listing as read
-	seen     animals        // the animals it has read
 }
 
-func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}, seen: animals{}} }
+func newWorker(n int) *worker { return &worker{n: n, ids: map[int]string{}} }
 
 // state is what the steps of a sequence share: the model, and the budget of creates.
 type state struct {
@@ -157,7 +155,7 @@ func (r *runner) exec(ctx context.Context, s state, w *worker, i int, st Step) (
 	var v *Violation
 	for attempt := 0; ; attempt++ {
 		ex.start = time.Now()
-		ans, err := r.send(ctx, &ex, method, a.rel, st)
+		err := r.send(ctx, &ex, method, a)
 		if ctx.Err() != nil {
 			return ex, nil, ctx.Err()
 		}
@@ -169,11 +167,11 @@ func (r *runner) exec(ctx context.Context, s state, w *worker, i int, st Step) (
 			v = violation(ruleNoAnswer, "%s %s: no answer: %s", method, a.rel, ex.Error)
 			break
 		}
-		if v = r.basic(method, a.rel, st, ans); v != nil {
+		if v = r.basic(method, a); v != nil {
 			break
 		}
 		var recheck time.Duration
-		a.sent, a.at, a.status, a.body = ex.start, time.Now(), ans.status, ans.body
+		a.sent, a.at = ex.start, time.Now()
 		recheck, v = r.judge(a)
 		if recheck <= 0 || v != nil || attempt >= maxRechecks {
 			break
@@ -207,16 +205,10 @@ func (r *runner) judge(a *judging) (recheck time.Duration, v *Violation) {
 		return r.ops.byID[a.st.Op].judge(a)
 	}
 	if a.status != http.StatusUnauthorized {
-		return 0, violation(ruleUnauthorized, "%s with %s answered %d, not 401", a.st.Op, authText(a.st.Auth), a.status)
+		how := map[string]string{authNone: "no Authorization header", authWrong: "a wrong bearer token"}[a.st.Auth]
+		return 0, violation(ruleUnauthorized, "%s with %s answered %d, not 401", a.st.Op, how, a.status)
 	}
 	return 0, nil
-}
-
-func authText(a string) string {
-	if a == authNone {
-		return "no Authorization header"
-	}
-	return "a wrong bearer token"
 }
 
 // maxRechecks is how often a step asks again for an animal missing, or still there, within
@@ -231,10 +223,10 @@ func (r *runner) resolve(a *judging) (method string, ok bool) {
 	op, st := r.f.ByID[a.st.Op], a.st
 	var q []string
 	if st.Limit != nil {
-		q = append(q, paramLimit+"="+queryEscape(*st.Limit))
+		q = append(q, paramLimit+"="+queryEscaper.Replace(*st.Limit))
 	}
 	if st.Status != nil {
-		q = append(q, paramStatus+"="+queryEscape(*st.Status))
+		q = append(q, paramStatus+"="+queryEscaper.Replace(*st.Status))
 	}
 	id := st.ID
 	switch {
@@ -250,7 +242,7 @@ func (r *runner) resolve(a *judging) (method string, ok bool) {
 	}
 	a.rel = op.Path
 	if strings.Contains(op.Path, "{") {
-		a.id = pathEscape(id)
+		a.id = pathEscaper.Replace(id)
 		a.rel = cases.FillPath(op.Path, a.id)
 	}
 	if len(q) > 0 {
@@ -259,20 +251,14 @@ func (r *runner) resolve(a *judging) (method string, ok bool) {
 	return op.Method, true
 }
 
-// reply is what the session got for a step: the status and body, and what the session
-// found wrong with them against the description.
-type reply struct {
-	status   int
-	body     []byte
-	failures []report.Failure
-}
-
 // send sends a step's request through the session (its body for a POST, the key its Auth
 // says) and fills ex from what the session recorded, redacted. ex.Error is set when the
-// request got no answer; the error, when the step cannot be judged at all (the guard kept it
-// back, the target can no longer be judged, the run ended).
-func (r *runner) send(ctx context.Context, ex *Exchange, method, rel string, st Step) (reply, error) {
-	q := wire.Request{Method: method, Path: rel, Header: []wire.Header{{Name: "Accept", Value: "application/json"}}}
+// request got no answer, else a's status, body and what the session found wrong with them
+// against the description; the error, when the step cannot be judged at all (the guard kept
+// it back, the target can no longer be judged, the run ended).
+func (r *runner) send(ctx context.Context, ex *Exchange, method string, a *judging) error {
+	st := a.st
+	q := wire.Request{Method: method, Path: a.rel, Header: []wire.Header{{Name: "Accept", Value: "application/json"}}}
 	if r.f.ByID[st.Op].Op.RequestBody != nil {
 		q.Body = wire.JSONBody([]byte(st.Body))
 		q.Header = append(q.Header, wire.Header{Name: "Content-Type", Value: "application/json"})
@@ -290,19 +276,19 @@ func (r *runner) send(ctx context.Context, ex *Exchange, method, rel string, st 
 	case err == nil:
 	case errors.Is(err, exchange.ErrNotSent) || ctx.Err() != nil:
 		ex.fill()
-		return reply{}, err
+		return err
 	case r.sess.Halted() != nil:
 		ex.fill()
-		return reply{}, r.sess.Halted()
+		return r.sess.Halted()
 	default:
 		ex.fill()
 		if ex.Error == "" {
 			ex.Error = r.sess.Redact(err.Error())
 		}
-		return reply{}, nil
+		return nil
 	}
-	ex.Status = resp.StatusCode
-	return reply{status: resp.StatusCode, body: b, failures: rec.Failures()}, nil
+	ex.Status, a.status, a.body, a.failures = resp.StatusCode, resp.StatusCode, b, rec.Failures()
+	return nil
 }
 
 // fill copies into ex what the session recorded of its request, redacted, with the curl line
@@ -324,21 +310,16 @@ func (ex *Exchange) fill() {
 	}
 }
 
-// reset asks the target to start again from an empty store (see exchange.ResetStore); the
-// error says why it did not.
-func (r *runner) reset(ctx context.Context, adminKey string) error {
-	return r.sess.ResetStore(ctx, adminKey)
-}
-
 // basic holds every answer to what holds whatever the step: no 5xx, no redirect the
 // description does not give, and what the session checked (the answer valid against the
 // description, every 4xx an Error record whose status repeats the HTTP status; an
 // undocumented 4xx, allowed where the document is silent, only needs the Error record).
-func (r *runner) basic(method, rel string, st Step, a reply) *Violation {
+func (r *runner) basic(method string, a *judging) *Violation {
+	rel := a.rel
 	if a.status >= 500 {
 		return violation(ruleNo5xx, "%s %s answered %d: %s", method, pathOnly(rel), a.status, keep(r.sess.Redact(string(a.body))))
 	}
-	if a.status/100 == 3 && r.f.ByID[st.Op].Op.Responses.Status(a.status) == nil {
+	if a.status/100 == 3 && r.f.ByID[a.st.Op].Op.Responses.Status(a.status) == nil {
 		return violation(ruleSpec, "%s %s answered %d, which breaks the description: a redirect it does not give", method, pathOnly(rel), a.status)
 	}
 	if len(a.failures) == 0 {
@@ -368,11 +349,7 @@ func pathOnly(rel string) string {
 	return p
 }
 
-// queryEscape and pathEscape keep what the step says readable in URLs and curl lines.
-func queryEscape(s string) string { return queryEscaper.Replace(s) }
-
-func pathEscape(s string) string { return pathEscaper.Replace(s) }
-
+// queryEscaper and pathEscaper keep what the step says readable in URLs and curl lines.
 var (
 	queryEscaper = strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", "+", "%2B", " ", "%20")
 	pathEscaper  = strings.NewReplacer("%", "%25", "/", "%2F", "?", "%3F", "#", "%23", " ", "%20")

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,7 +127,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	f, err := factsOf(cfg.Doc, cfg.Facts, cfg.Now)
+	f, err := factsOf(cfg.Doc, cfg.Facts)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Provenance: cfg.Provenance, Target: r.sess.Target(), Seed: cfg.Seed, Workers: cfg.Workers,
 		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, Rate: cfg.Rate, Lag: cfg.Lag.String(), MaxFindings: cfg.MaxFindings},
-		GetGone: f.GetGone}
+		GetGone: f.ByID[opGet].Gone(cmp.Or(cfg.Now, time.Now()))}
 	rep.Provenance.Seed = cfg.Seed
 	if rep.Provenance.Harness == "" {
 		rep.Provenance.Harness = buildinfo.Read().String()
@@ -172,7 +173,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			ph = phaseResult{seq: seq, found: &found{v: opening, after: time.Since(start), requests: r.requests(), trace: []Exchange{first},
 				serial: []Sequence{seq}}, stop: stopInfo{reason: StopFinding}}
 		} else {
-			ph = e.phase(ctx, phase, explored)
+			cfg := e.cfg // within what is left of the bounds
+			if cfg.Duration > 0 {
+				cfg.Duration -= explored
+			}
+			seq, fd, stop := explorePhase(ctx, r, cfg, phaseSpec{n: phase, creates: e.creates, steps: &e.steps, all: e.untouched})
+			e.untouched = e.untouched && !stop.sentCreate
+			ph = phaseResult{seq: seq, found: fd, stop: stop}
 		}
 		ph.seconds = time.Since(phaseStart)
 		explored += ph.seconds
@@ -216,17 +223,6 @@ type exploration struct {
 	// untouched says that the store is still as it started, empty (Config.EmptyStore): nothing
 	// was created in it yet.
 	untouched bool
-}
-
-// phase runs one phase, within what is left of the bounds after explored.
-func (e *exploration) phase(ctx context.Context, n int, explored time.Duration) phaseResult {
-	cfg := e.cfg
-	if cfg.Duration > 0 {
-		cfg.Duration -= explored
-	}
-	seq, fd, stop := explorePhase(ctx, e.r, cfg, phaseSpec{n: n, creates: e.creates, steps: &e.steps, all: e.untouched})
-	e.untouched = e.untouched && !stop.sentCreate
-	return phaseResult{seq: seq, found: fd, stop: stop}
 }
 
 // finding makes the finding of a phase: shrunk and replayed unless the run was interrupted,
@@ -334,7 +330,7 @@ func freshCheck(ctx context.Context, r *runner, cfg Config, creates *budget, seq
 	if cfg.AdminKey == "" {
 		return &FreshCheck{Reason: "no admin key to reset the target with (POST " + exchange.ResetPath + ")"}
 	}
-	if err := r.reset(ctx, cfg.AdminKey); err != nil {
+	if err := r.sess.ResetStore(ctx, cfg.AdminKey); err != nil {
 		return &FreshCheck{Reason: err.Error()}
 	}
 	own := *r

@@ -52,7 +52,7 @@ func TestTwoFaultsTwoFindings(t *testing.T) {
 	cfg := withFresh(t, wrap, 1, 1, 1500)
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	require.ElementsMatch(t, []string{ruleListStatus + f.Statuses[1], ruleCreateValid}, ruleList(rep))
+	require.ElementsMatch(t, []string{ruleListStatus(f.Statuses[1]).id, ruleCreateValid.id}, ruleList(rep))
 	assert.Equal(t, StopSteps, rep.StoppedBy)
 	assert.Equal(t, 1500, rep.Steps)
 	assert.Equal(t, 3, rep.Phases, "one phase before each finding, one after the last")
@@ -92,7 +92,7 @@ func TestOneFaultOneFinding(t *testing.T) {
 	f := facts(t)
 	rep, err := Run(context.Background(), withFresh(t, filterIgnored(f.Statuses[1]), 1, 1, 1500))
 	require.NoError(t, err)
-	require.Equal(t, []string{ruleListStatus + f.Statuses[1]}, ruleList(rep))
+	require.Equal(t, []string{ruleListStatus(f.Statuses[1]).id}, ruleList(rep))
 	assert.Greater(t, rep.Findings[0].Seen, int64(10))
 	assert.Equal(t, StopSteps, rep.StoppedBy)
 	assert.Equal(t, 1500, rep.Steps)
@@ -121,7 +121,7 @@ func TestOnlyKnownFaultsStopTheRun(t *testing.T) {
 	cfg.Replays = 1
 	rep, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{ruleNo5xx, ruleNo5xx, ruleNo5xx}, ruleList(rep), "one per operation")
+	assert.ElementsMatch(t, []string{ruleNo5xx.id, ruleNo5xx.id, ruleNo5xx.id}, ruleList(rep), "one per operation")
 	assert.Equal(t, StopRecurring, rep.StoppedBy)
 	assert.Less(t, rep.Steps, 1000)
 	var text bytes.Buffer
@@ -143,7 +143,7 @@ func nullForEmpty(filtered bool) func(http.Handler) http.Handler {
 // empty listing is the first step's finding, shrunk to that one listing.
 func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
 	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(false), 1, 4, 400))
-	assert.Equal(t, ruleSpec, fd.Rule)
+	assert.Equal(t, ruleSpec.id, fd.Rule)
 	assert.Contains(t, fd.Message, "GET /pets answered 200")
 	assert.Equal(t, [2]int{0, 0}, [2]int{fd.Worker, fd.Step})
 	assert.Equal(t, Sequence{Workers: [][]Step{{{Op: opList}}}}, fd.Shrunk)
@@ -154,7 +154,7 @@ func TestNullForAnEmptyListingIsTheFirstStep(t *testing.T) {
 // status none has is asked for: its answer must be empty, and a null for it is found.
 func TestEmptyFilteredListingIsAsked(t *testing.T) {
 	_, fd := onlyFinding(t, withFresh(t, nullForEmpty(true), 1, 1, 300))
-	assert.Equal(t, ruleSpec, fd.Rule)
+	assert.Equal(t, ruleSpec.id, fd.Rule)
 	require.Equal(t, 1, fd.Shrunk.Len())
 	st := fd.Shrunk.Workers[0][0]
 	assert.Equal(t, opList, st.Op)
@@ -224,5 +224,5 @@ func TestCauseOf(t *testing.T) {
 	s1, s2 := violation(ruleSpec, "a"), violation(ruleSpec, "b")
 	s1.detail, s2.detail = "property … is missing (#/a)", "property … is missing (#/b)"
 	assert.NotEqual(t, causeOf(s1, list, 200), causeOf(s2, list, 200))
-	assert.Equal(t, "listPets/status-sold: listPets answered 200", causeOf(violation(ruleListStatus+"sold", "m"), list, 200))
+	assert.Equal(t, "listPets/status-sold: listPets answered 200", causeOf(violation(ruleListStatus("sold"), "m"), list, 200))
 }

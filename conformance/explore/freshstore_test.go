@@ -108,7 +108,7 @@ func TestFreshStoreNotReproduced(t *testing.T) {
 	cfg := config(serveAdmin(t, true, bigStoreFails), 1, 2, 2000)
 	cfg.AdminKey = testAdminKey
 	rep, fd := findOne(t, cfg)
-	assert.Equal(t, ruleNo5xx, fd.Rule)
+	assert.Equal(t, ruleNo5xx.id, fd.Rule)
 	assert.Positive(t, fd.ReplaysFailed, "the shrunk sequence fails on the changed store")
 	assert.True(t, fd.StateChanged)
 	require.NotNil(t, fd.FreshStore)

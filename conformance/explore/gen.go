@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/spec"
 )
 
 // Generation. Each worker draws its steps from its own PCG stream (the run's seed, the phase
@@ -14,7 +15,7 @@ import (
 
 // generator draws one worker's steps.
 type generator struct {
-	f   *Facts
+	f   *spec.Facts
 	ops operations
 	// mayCreate says whether the budget allows the step drawn to be a createPet.
 	mayCreate bool
@@ -28,7 +29,7 @@ type generator struct {
 	asked  map[string]bool
 }
 
-func newGenerator(f *Facts, ops operations, seed uint64, worker int) *generator {
+func newGenerator(f *spec.Facts, ops operations, seed uint64, worker int) *generator {
 	return &generator{f: f, ops: ops, rng: rand.New(rand.NewPCG(seed, uint64(worker)+1)), worker: worker}
 }
 
@@ -43,7 +44,7 @@ func (g *generator) next(mayCreate bool) Step {
 	g.mayCreate = mayCreate
 	r, from := g.rng.IntN(100), 0
 	for bound := 0; from < len(g.ops.order)-1; from++ {
-		if bound += g.ops.order[from].share(); r < bound {
+		if bound += g.ops.shares[from]; r < bound {
 			break
 		}
 	}

@@ -83,3 +83,20 @@ func TestExploreDeletesItsOwnAnimalsInAGrownSpec(t *testing.T) {
 		}
 	}
 }
+
+// A replay file's DELETE step names an animal the run created (a ref), never one by id or
+// by listing; against a spec without the DELETE it is no step explore sends.
+func TestReplayedDeleteGoesOnlyToOwnAnimals(t *testing.T) {
+	text, err := grownspec.Text(grownspec.Delete)
+	require.NoError(t, err)
+	doc, err := spec.Parse(text)
+	require.NoError(t, err)
+	grown, err := factsOf(doc, nil)
+	require.NoError(t, err)
+	create := Step{Op: opCreate, Body: `{"name":"a","categoryId":1}`}
+	seq := func(del Step) Sequence { return Sequence{Workers: [][]Step{{create, del}}} }
+	assert.NoError(t, checkSteps(grown, seq(Step{Op: "deletePet", Ref: ptr(0)})))
+	assert.Error(t, checkSteps(grown, seq(Step{Op: "deletePet", ID: "1"})))
+	assert.Error(t, checkSteps(grown, seq(Step{Op: "deletePet", Listed: ptr(0)})))
+	assert.Error(t, checkSteps(facts(t), seq(Step{Op: "deletePet", Ref: ptr(0)})))
+}

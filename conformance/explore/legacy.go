@@ -1,61 +1,45 @@
 package explore
 
 import (
+	"cmp"
 	"net/url"
 	"strconv"
 	"strings"
 )
 
-// Replay files before format 5 named explore's rules in words of their own; they still
-// replay: Replay reads their finding and the causes they pass over in the catalogue's IDs.
-
-// legacyRules are the rules of formats 1 to 4 that name one rule now; error-record, get-id,
-// ids-unique and list-filter depend on the cause (see legacyRule).
-var legacyRules = map[string]string{
+// Replay files before format 5 named explore's rules in words of their own; Replay reads their
+// finding and the causes they pass over in today's rules. A cause was "<rule>: <operation>
+// [for (no) int64 id] answered <status>[: ...]"; it is today's with the rule renamed.
+var legacyRules = map[string]rule{
 	"no-5xx": ruleNo5xx, "spec": ruleSpec, "no-answer": ruleNoAnswer, "unauthorized": ruleUnauthorized,
 	"create-accepted": ruleCreateValid, "create-fields": ruleCreateValid, "create-rejected": ruleCreateReject,
-	"persist": rulePersist, "list-ok": ruleListArray, "list-limit": ruleListQuery,
+	"persist": rulePersist, "list-ok": ruleListArray, "list-limit": ruleListQuery, "ids-unique": ruleIDsUnique,
+	"get-id": ruleGetUnknown, "error-record": ruleErrorRecord,
 }
 
-// legacyCauses are a cause of formats 1 to 4 as causes now: its rule as now named (a
-// list-filter's one per status, the value it was met with not being in the cause), and
-// getPet's id kind left out (the rule says it).
-func legacyCauses(cause string, statuses []string) []string {
+// legacyCauses are an old cause as today's: one per status for list-filter, whose value the
+// cause does not say, unless status gives it.
+func legacyCauses(cause string, statuses ...string) []string {
 	rule, rest, _ := strings.Cut(cause, ": ")
-	rest = strings.Replace(strings.Replace(rest, " for an int64 id", "", 1), " for no int64 id", "", 1)
-	if rule != "list-filter" {
-		return []string{legacyRule(rule, cause) + ": " + rest}
+	if r, ok := legacyRules[rule]; ok {
+		switch {
+		case rule == "get-id" && strings.HasPrefix(rest, opGet+" for no int64 id"):
+			r = ruleGetNotID
+		case rule == "ids-unique" && strings.HasPrefix(rest, opList+" "):
+			r = ruleListArray
+		case rule == "error-record":
+			_, status, _ := strings.Cut(rest, " answered ")
+			n, _ := strconv.Atoi(status[:min(3, len(status))])
+			r = errorRule(n)
+		}
+		rest = strings.Replace(strings.Replace(rest, " for an int64 id", "", 1), " for no int64 id", "", 1)
+		return []string{r.id + ": " + rest}
 	}
 	out := make([]string, len(statuses))
 	for i, s := range statuses {
-		out[i] = ruleListStatus + s + ": " + rest
+		out[i] = ruleListStatus(s).id + ": " + rest
 	}
 	return out
-}
-
-// legacyRule is the rule of formats 1 to 4 as named now, given the violation's cause.
-func legacyRule(rule, cause string) string {
-	if r, ok := legacyRules[rule]; ok {
-		return r
-	}
-	switch {
-	case rule == "error-record":
-		for _, status := range []int{400, 401, 404} {
-			if strings.Contains(cause, " answered "+strconv.Itoa(status)) {
-				return errorRule(status)
-			}
-		}
-		return ruleErrorRecord
-	case rule == "get-id" && strings.Contains(cause, "for no int64 id"):
-		return ruleGetNotID
-	case rule == "get-id":
-		return ruleGetUnknown
-	case rule == "ids-unique" && strings.Contains(cause, ": "+opList+" "):
-		return ruleListArray
-	case rule == "ids-unique":
-		return ruleIDsUnique
-	}
-	return rule
 }
 
 // upgrade reads a file of formats 1 to 4 in today's rules (statuses: the PetStatus values).
@@ -63,20 +47,22 @@ func (rf *ReplayFile) upgrade(statuses []string) {
 	if rf.Format == ReplayFormat {
 		return
 	}
-	v := &rf.Finding
-	if v.Rule == "list-filter" {
-		// Its message starts with the listing asked for: listPets?limit=5&status=sold answered ...
-		asked, _, _ := strings.Cut(v.Message, " ")
-		_, query, _ := strings.Cut(asked, "?")
+	v, asked := &rf.Finding, statuses
+	if v.Rule == "list-filter" { // its message starts with the listing: listPets?status=sold answered ...
+		listing, _, _ := strings.Cut(v.Message, " ")
+		_, query, _ := strings.Cut(listing, "?")
 		q, _ := url.ParseQuery(query)
-		v.Rule, v.Cause = ruleListStatus+q.Get(paramStatus), legacyCauses(v.Cause, []string{q.Get(paramStatus)})[0]
-	} else {
-		v.Rule, v.Cause = legacyRule(v.Rule, v.Cause), legacyCauses(v.Cause, nil)[0]
+		asked = []string{q.Get(paramStatus)}
 	}
-	v.Section = violation(v.Rule, "").Section
+	rule := legacyCauses(cmp.Or(v.Cause, v.Rule+": "), asked...)[0]
+	if v.Cause != "" {
+		v.Cause = rule
+	}
+	v.Rule, _, _ = strings.Cut(rule, ": ")
+	v.Section = ruleByID(v.Rule).section
 	var pass []string
 	for _, c := range rf.PassOver {
-		pass = append(pass, legacyCauses(c, statuses)...)
+		pass = append(pass, legacyCauses(c, statuses...)...)
 	}
 	rf.PassOver = pass
 }

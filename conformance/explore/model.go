@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // pet is an animal as sent or as answered, its numbers as JSON text.
@@ -15,15 +18,6 @@ type pet struct {
 	category  string
 	status    string
 	hasStatus bool
-}
-
-// parseSent reads the fields of a createPet body that is a JSON object.
-func parseSent(body string) (pet, bool) {
-	m, ok := decodeObject([]byte(body))
-	if !ok {
-		return pet{}, false
-	}
-	return fromObject(m)
 }
 
 func decodeObject(b []byte) (map[string]any, bool) {
@@ -36,8 +30,8 @@ func decodeObject(b []byte) (map[string]any, bool) {
 	return m, true
 }
 
-// fromObject reads a Pet (or NewPet) object; ok is false when a field has the wrong type
-// (the spec validation reports that).
+// fromObject reads a Pet (or NewPet) object; ok is false when it is none or a field has the
+// wrong type (the spec validation reports that).
 func fromObject(m map[string]any) (p pet, ok bool) {
 	if v, has := m[fieldID]; has {
 		n, isNum := v.(json.Number)
@@ -87,7 +81,7 @@ type known struct {
 
 // model is what a run has learnt of the store, shared by its workers.
 type model struct {
-	f    *Facts
+	f    *spec.Facts
 	lag  time.Duration
 	mu   sync.Mutex
 	pets map[string]*known
@@ -98,7 +92,7 @@ type model struct {
 	all      bool
 }
 
-func newModel(f *Facts, lag time.Duration) *model {
+func newModel(f *spec.Facts, lag time.Duration) *model {
 	return &model{f: f, lag: lag, pets: map[string]*known{}, statuses: map[string]int{}}
 }
 
@@ -216,4 +210,13 @@ func (m *model) missing(id string, sent time.Time) (wait time.Duration, why stri
 		return 0, fmt.Sprintf("%s %s earlier (%s; allowed lag %s)", how, age.Round(time.Millisecond), k.where, m.lag)
 	}
 	return k.since.Add(m.lag).Sub(sent) + time.Millisecond, ""
+}
+
+// canonicalInt is s as an int64 in decimal when it is one exactly, else s itself (so that
+// 9007199254740993 and 9007199254740992 stay different, and 1.0 stays "1.0").
+func canonicalInt(s string) string {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	return s
 }

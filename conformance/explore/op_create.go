@@ -13,15 +13,12 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// createOp is createPet: plain NewPets mostly, some valid ones the document is silent on
-// (exotic names, categoryIds a service may refuse), some invalid. Its answer follows the
-// body's verdict (cases.BodyVerdict, the generator's): 201 for Accept, 400 for Reject; a
-// created animal holds what was sent and has an id no other animal had.
-type createOp struct{ f *Facts }
+// createOp is createPet: plain NewPets, some the document is silent on, some invalid. Its answer follows
+// the body's verdict (cases.BodyVerdict, the generator's): 201 for Accept, 400 for Reject; a
+// created animal holds what was sent, with a new id.
+type createOp struct{ f *spec.Facts }
 
-const createShare = 30
-
-func (createOp) share() int { return createShare }
+const createShare = 30 // of the draws, in percent
 
 func (o createOp) draw(g *generator) (Step, bool) {
 	if !g.mayCreate {
@@ -44,12 +41,9 @@ func (o createOp) draw(g *generator) (Step, bool) {
 			category = cats[g.rng.IntN(len(cats))]
 		}
 	default: // invalid: the document requires a 400
-		bad := []string{
-			`{"categoryId":1}`, `{"name":"x"}`, `{"name":5,"categoryId":1}`, `{"name":null,"categoryId":1}`,
-			`{"name":"x","categoryId":"1"}`, `{"name":"x","categoryId":1.5}`,
-			`{"name":"x","categoryId":1,"status":"unknown"}`, `{"name":"x","categoryId":1,"status":""}`,
-			`[]`, `null`, `"x"`, `{`, ``,
-		}
+		bad := []string{`{"categoryId":1}`, `{"name":"x"}`, `{"name":5,"categoryId":1}`, `{"name":null,"categoryId":1}`,
+			`{"name":"x","categoryId":"1"}`, `{"name":"x","categoryId":1.5}`, `{"name":"x","categoryId":1,"status":"unknown"}`,
+			`{"name":"x","categoryId":1,"status":""}`, `[]`, `null`, `"x"`, `{`, ``}
 		return Step{Op: opCreate, Body: bad[g.rng.IntN(len(bad))]}, true
 	}
 	return Step{Op: opCreate, Body: newPetBody(name, category, status)}, true
@@ -71,7 +65,7 @@ func (o createOp) judge(a *judging) (time.Duration, *Violation) {
 		return 0, nil
 	}
 	obj, _ := decodeObject(a.body)
-	if fs := judge.Stored(o.f.sentFields(a.st.Body), obj, "the created Pet"); len(fs) > 0 {
+	if fs := judge.Stored(sentFields(o.f, a.st.Body), obj, "the created Pet"); len(fs) > 0 {
 		v := violation(ruleCreateValid, "createPet answered 201: %s: want %s, got %s", fs[0].Message, fs[0].Expected, fs[0].Actual)
 		v.detail = detailOf(fs[0])
 		return 0, v
@@ -86,7 +80,8 @@ func (o createOp) judge(a *judging) (time.Duration, *Violation) {
 
 // simpler tries a one-letter name, category 1, and no status.
 func (createOp) simpler(st Step) []Step {
-	p, ok := parseSent(st.Body)
+	obj, _ := decodeObject([]byte(st.Body))
+	p, ok := fromObject(obj)
 	if !ok {
 		return nil
 	}

@@ -6,19 +6,11 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// deleteOp is a DELETE of one animal that a spec adds (found by its shape, see
-// operationsOf), sent only to an animal the worker created. Its answer is a success, or a
-// 404 for an animal already removed (or stored within the allowed lag, asked again once it
-// has passed); from its success on, getPet of the animal answers 404 and listings leave it
-// out, once the allowed lag has passed (model.gone).
-type deleteOp struct {
-	f  *Facts
-	op spec.Operation
-}
+// deleteOp is a DELETE of one animal that a spec adds, sent to an animal the worker created:
+// a success, or a 404 once removed; from then on the model has it gone (model.seen).
+type deleteOp struct{ op spec.Operation }
 
-const deleteShare = 10
-
-func (deleteOp) share() int { return deleteShare }
+const deleteShare = 10 // of the draws, in percent
 
 func (o deleteOp) draw(g *generator) (Step, bool) {
 	ref := g.pickOwn()

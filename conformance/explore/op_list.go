@@ -10,16 +10,14 @@ import (
 
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/spec"
 )
 
-// listOp is listPets: a limit in its bounds, often small, sometimes outside them or no
-// number; a status filter, sometimes no value of the enumeration. Its answer holds at most
-// the limit, only the status asked for, no id twice, and each animal as the model knows it.
-type listOp struct{ f *Facts }
+// listOp is listPets, with a limit and a status filter, sometimes invalid. Its answer holds at
+// most the limit, only the status asked for, no id twice, each animal as the model knows it.
+type listOp struct{ f *spec.Facts }
 
-const listShare = 35
-
-func (listOp) share() int { return listShare }
+const listShare = 35 // of the draws, in percent
 
 func (o listOp) draw(g *generator) (Step, bool) {
 	st := Step{Op: opList}
@@ -51,18 +49,18 @@ func (o listOp) draw(g *generator) (Step, bool) {
 // judge judges what the query asked for, and the animals listed.
 func (o listOp) judge(a *judging) (time.Duration, *Violation) {
 	_, query, _ := strings.Cut(a.rel, "?")
-	asked := judge.ListingAsked(o.f.Facts, query)
+	asked := judge.ListingAsked(o.f, query)
 	if a.status != http.StatusOK {
 		if asked.Valid {
 			return 0, violation(ruleListArray, "listPets with valid parameters answered %d, not 200", a.status)
 		}
 		return 0, nil
 	}
-	pets, fs := o.read(&a.w.listing, a.w.seen, asked, a.body)
+	pets, fs := read(asked, a.body)
 	if len(fs) > 0 {
 		rule := ruleListQuery
 		if fs[0].Message == judge.OtherStatus && len(asked.Statuses) == 1 {
-			rule = ruleListStatus + asked.Statuses[0]
+			rule = ruleListStatus(asked.Statuses[0])
 		}
 		return 0, violation(rule, "listPets?%s answered %s, not %s", query, fs[0].Actual, fs[0].Expected)
 	}
@@ -78,13 +76,8 @@ func (o listOp) judge(a *judging) (time.Duration, *Violation) {
 	return 0, nil
 }
 
-// read reads the animals of a listing (into l, when they are plain; seen are those the
-// worker has read before) and judges them against what was asked.
-func (o listOp) read(l *listing, seen animals, asked judge.Listing, body []byte) ([]pet, []report.Failure) {
-	if o.f.readListing(l, seen, body) {
-		return l.pets, asked.JudgeEach(len(l.pets), func(i int) (string, bool) { return l.pets[i].status, l.pets[i].hasStatus },
-			func(i int) string { return string(l.ids[i]) })
-	}
+// read reads the animals of a listing and judges them against what was asked.
+func read(asked judge.Listing, body []byte) ([]pet, []report.Failure) {
 	var objs []map[string]any
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()

@@ -60,7 +60,7 @@ func TestReportAndReplayFileRecordProvenance(t *testing.T) {
 	assert.Equal(t, uint64(5), rep.Provenance.Seed)
 
 	path := filepath.Join(t.TempDir(), "r.json")
-	fd := Finding{Violation: Violation{Rule: ruleNo5xx}, Shrunk: Sequence{Workers: [][]Step{{{Op: opList}}}}}
+	fd := Finding{Violation: Violation{Rule: ruleNo5xx.id}, Shrunk: Sequence{Workers: [][]Step{{{Op: opList}}}}}
 	require.NoError(t, WriteReplayFile(path, NewReplayFile(rep, fd)))
 	rf, err := ReadReplayFile(path)
 	require.NoError(t, err)

@@ -9,12 +9,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/spec"
@@ -30,11 +32,7 @@ import (
 // in-process target is told by its InProcessNote; the rules of 1 to 4 are read as now named,
 // legacy.go).
 const (
-	ReplayFormat   = "petstore-explore-replay/5"
-	replayFormatV4 = "petstore-explore-replay/4"
-	replayFormatV3 = "petstore-explore-replay/3"
-	replayFormatV2 = "petstore-explore-replay/2"
-	replayFormatV1 = "petstore-explore-replay/1"
+	ReplayFormat = "petstore-explore-replay/5"
 )
 
 // InProcessNote follows the URL of a target that is the reference started in-process.
@@ -107,7 +105,7 @@ func ReadReplayFile(path string) (ReplayFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return rf, fmt.Errorf("replay file %s: %w", path, err)
 	}
-	if rf.Format != ReplayFormat && rf.Format != replayFormatV4 && rf.Format != replayFormatV3 && rf.Format != replayFormatV2 && rf.Format != replayFormatV1 {
+	if v, ok := strings.CutPrefix(rf.Format, "petstore-explore-replay/"); !ok || len(v) != 1 || v < "1" || v > ReplayFormat[len(ReplayFormat)-1:] {
 		return rf, fmt.Errorf("replay file %s: format %q, want %q", path, rf.Format, ReplayFormat)
 	}
 	if rf.Len() == 0 {
@@ -160,47 +158,36 @@ func (rf ReplayFile) SameTarget(baseURL string) bool {
 	return err == nil && strings.TrimRight(exchange.NewRedactor("").URL(u), "/") == strings.TrimRight(rf.Target, "/")
 }
 
-// checkSteps checks every step of seq (see checkStep).
-func checkSteps(f *Facts, seq Sequence) error {
+// checkSteps checks each step of seq: a reference to an earlier createPet step of its worker,
+// a known way of sending the key and, with the spec's facts (f not nil), an operation explore
+// sends, with one id for an operation on one animal, a reference (the run's own animal) for
+// one that may change it.
+func checkSteps(f *spec.Facts, seq Sequence) error {
 	for w, steps := range seq.Workers {
 		for i, st := range steps {
-			if err := checkStep(f, steps, i, st); err != nil {
+			ids := len(slices.DeleteFunc([]bool{st.Ref != nil, st.Listed != nil, st.ID != ""}, func(b bool) bool { return !b }))
+			op, known := spec.Operation{}, f == nil
+			if f != nil {
+				op, known = f.ByID[st.Op]
+				_, sent := operationsOf(f).byID[st.Op]
+				item := strings.Contains(op.Path, "{")
+				known = known && sent && (ids == 1) == item && (st.Ref != nil || !item || !cases.Unsafe(op.Method))
+			}
+			var err error
+			switch {
+			case st.Op == "" || !known || ids > 1:
+				err = fmt.Errorf("op %q is none explore sends, or its ref, listed or id is not the one it takes", st.Op)
+			case st.Ref != nil && (*st.Ref < 0 || *st.Ref >= i || steps[*st.Ref].Op != opCreate):
+				err = fmt.Errorf("ref %d is not an earlier createPet step", *st.Ref)
+			case st.Listed != nil && *st.Listed < 0:
+				err = fmt.Errorf("listed %d is negative", *st.Listed)
+			case st.Auth != "" && st.Auth != authNone && st.Auth != authWrong:
+				err = fmt.Errorf("unknown auth %q (want %q or %q)", st.Auth, authNone, authWrong)
+			}
+			if err != nil {
 				return fmt.Errorf("worker %d step #%d: %w", w, i, err)
 			}
 		}
-	}
-	return nil
-}
-
-// checkStep checks step i of a worker: a reference to an earlier createPet step, a known
-// way of sending the key and, with the spec's facts (f not nil), an operation explore sends
-// with the id of an operation on one animal given once, as a reference for one that may
-// change it (the run's own animals).
-func checkStep(f *Facts, steps []Step, i int, st Step) error {
-	n := 0
-	for _, set := range []bool{st.Ref != nil, st.Listed != nil, st.ID != ""} {
-		if set {
-			n++
-		}
-	}
-	if f != nil {
-		op, known := f.ByID[st.Op]
-		if _, sent := operationsOf(f).byID[st.Op]; !known || !sent {
-			return fmt.Errorf("unknown op %q: the spec has no such operation explore sends", st.Op)
-		}
-		if strings.Contains(op.Path, "{") && n != 1 || mayChange(op) && st.Ref == nil {
-			return fmt.Errorf("a %s step needs exactly one of ref, listed and id (a ref for one that changes an animal)", st.Op)
-		}
-	}
-	switch {
-	case st.Op == "" || n > 1:
-		return fmt.Errorf("a step needs an op, and at most one of ref, listed and id")
-	case st.Ref != nil && (*st.Ref < 0 || *st.Ref >= i || steps[*st.Ref].Op != opCreate):
-		return fmt.Errorf("ref %d is not an earlier createPet step", *st.Ref)
-	case st.Listed != nil && *st.Listed < 0:
-		return fmt.Errorf("listed %d is negative", *st.Listed)
-	case st.Auth != "" && st.Auth != authNone && st.Auth != authWrong:
-		return fmt.Errorf("unknown auth %q (want %q or %q)", st.Auth, authNone, authWrong)
 	}
 	return nil
 }
@@ -210,7 +197,7 @@ type ReplayConfig struct {
 	Target exchange.Target
 	Doc    *openapi3.T
 	Facts  *spec.Facts   // Doc's, when read already (nil: read here)
-	Now    time.Time     // the run's clock; zero takes the file's, else time.Now
+	Now    time.Time     // the run's clock, which the model does not read
 	Lag    time.Duration // the allowed lag; zero takes the file's
 	Times  int
 	// Timeout bounds each request; MaxWait the time waited in all for 429 and 503 answers
@@ -264,10 +251,7 @@ type ReplayReport struct {
 // request, the workers by the file's timeline), and counts the runs that meet a violation. A
 // file explore found intermittent stays intermittent when every run fails.
 func Replay(ctx context.Context, cfg ReplayConfig, rf ReplayFile) (*ReplayReport, error) {
-	if cfg.Now.IsZero() && rf.Now != "" {
-		cfg.Now, _ = time.Parse(time.RFC3339, rf.Now)
-	}
-	f, err := factsOf(cfg.Doc, cfg.Facts, cfg.Now)
+	f, err := factsOf(cfg.Doc, cfg.Facts)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +329,7 @@ func WriteReplayText(w io.Writer, rr *ReplayReport) error {
 		fmt.Fprintf(&b, "  when recorded: %s\n", rr.RecordedLine)
 	}
 	if rr.RecordedStateChanged {
-		fmt.Fprintf(&b, "  when recorded: %s\n", strings.Join(nonEmpty(stateChangedLine, rr.RecordedFreshStore.Line()), "; "))
+		fmt.Fprintf(&b, "  when recorded: %s\n", strings.TrimSuffix(stateChangedLine+"; "+rr.RecordedFreshStore.Line(), "; "))
 	}
 	for _, c := range rr.PassOver {
 		fmt.Fprintf(&b, "  passes over the fault of an earlier finding of the run: %s\n", c)
@@ -383,14 +367,4 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -12,17 +12,13 @@ import (
 // candidate's timeline), so what fails here fails there.
 //
 // The shrinker first looks for a form of the failing sequence that fails again: its steps one
-// at a time (in the order they were sent, in the order they were answered, creates first),
-// else the workers by the timeline they ran by. That form is run once more. When it fails
-// again the fault is taken as deterministic, and a candidate is kept only when it fails on
-// each of confirmRuns runs: a candidate that fails once by chance (an interleaving, a timing)
-// is dropped. Otherwise the fault is intermittent, and a candidate is kept when it fails in
-// one of intermittentTries runs. The order: one worker alone, all in one worker, fewer
-// workers, fewer steps (halves, quarters, ... single steps, as in delta debugging), simpler
-// inputs, fewer steps again. Finding the form to start from (after a first run of each form
-// one step at a time) and shrinking it each stop when Config.ShrinkTime is spent, and
-// shrinking when the budget of creates runs out. settle then confirms the result with the
-// replays.
+// at a time (in the order sent, in the order answered, creates first), else the workers by
+// their timeline. Run once more, a form that fails again makes the fault deterministic, and a
+// candidate is kept only when it fails on each of confirmRuns runs; else a candidate is kept
+// when it fails in one of intermittentTries runs. The order: one worker alone, all in one,
+// fewer workers, fewer steps (halves, quarters, ... as in delta debugging), simpler inputs,
+// fewer steps again, each part within Config.ShrinkTime and the budget of creates; settle
+// then confirms the result with the replays.
 
 const (
 	confirmRuns       = 2

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -70,30 +69,17 @@ func (e Event) String() string {
 	return fmt.Sprintf("send w%d", e.Worker)
 }
 
-// MarshalJSON writes the timeline as ["send w0", "send w1", "answer w0", ...].
-func (t Timeline) MarshalJSON() ([]byte, error) {
-	out := make([]string, len(t))
-	for i, e := range t {
-		out[i] = e.String()
-	}
-	return json.Marshal(out)
-}
+// MarshalText writes an event as a timeline of a replay file lists it: "send w0", "answer w0".
+func (e Event) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
 
-// UnmarshalJSON reads what MarshalJSON writes.
-func (t *Timeline) UnmarshalJSON(b []byte) error {
-	var in []string
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
+// UnmarshalText reads what MarshalText writes.
+func (e *Event) UnmarshalText(b []byte) error {
+	kind, w, _ := strings.Cut(string(b), " w")
+	n, err := strconv.Atoi(w)
+	if err != nil || n < 0 || kind != "send" && kind != "answer" || strconv.Itoa(n) != w {
+		return fmt.Errorf("timeline event %q is neither \"send wN\" nor \"answer wN\"", b)
 	}
-	*t = make(Timeline, len(in))
-	for i, s := range in {
-		kind, w, _ := strings.Cut(s, " w")
-		n, err := strconv.Atoi(w)
-		if err != nil || n < 0 || kind != "send" && kind != "answer" || strconv.Itoa(n) != w {
-			return fmt.Errorf("timeline event %d: %q is neither \"send wN\" nor \"answer wN\"", i, s)
-		}
-		(*t)[i] = Event{Worker: n, Answer: kind == "answer"}
-	}
+	*e = Event{Worker: n, Answer: kind == "answer"}
 	return nil
 }
 

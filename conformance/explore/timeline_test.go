@@ -197,7 +197,7 @@ func TestInFlightStepStaysInTheSequence(t *testing.T) {
 	require.NoError(t, err)
 	seq, fd, _ := explorePhase(context.Background(), r, cfg, phaseSpec{})
 	require.NotNil(t, fd)
-	assert.Equal(t, ruleNo5xx, fd.v.Rule)
+	assert.Equal(t, ruleNo5xx.id, fd.v.Rule)
 	require.True(t, stored.Load())
 	held := false
 	for _, steps := range seq.Workers {
@@ -215,7 +215,7 @@ func TestReplayFileKeepsTheTimeline(t *testing.T) {
 	dir := t.TempDir()
 	rep := &Report{Provenance: Provenance{Harness: "h", SpecSHA256: "abc", Seed: 7, Flags: []string{"--seed=7"}},
 		Bounds: Bounds{Lag: "1s"}, Now: "2030-01-02T00:00:00Z"}
-	fd := Finding{Violation: Violation{Rule: ruleIDsUnique}, Class: Intermittent, ClassNote: raceNote, Replays: 10, ReplaysFailed: 9,
+	fd := Finding{Violation: Violation{Rule: ruleIDsUnique.id}, Class: Intermittent, ClassNote: raceNote, Replays: 10, ReplaysFailed: 9,
 		Shrunk: Sequence{Workers: [][]Step{{create}, {create}}, Timeline: Timeline{send(0), send(1), answer(1), answer(0)}}}
 	path := filepath.Join(dir, "r.json")
 	require.NoError(t, WriteReplayFile(path, NewReplayFile(rep, fd)))
