@@ -148,6 +148,9 @@ func (r *runner) exec(ctx context.Context, s state, w *worker, i int, st Step) (
 		ex.Skipped = "the step it refers to got no animal"
 		return ex, nil, nil
 	}
+	if a.id != "" && st.Auth == "" && cases.Unsafe(method) {
+		s.m.removed(a.id, time.Time{}) // what it names may change from now on
+	}
 	counted := st.Op == opCreate && st.Auth == ""
 	if counted && !s.creates.take() {
 		return ex, nil, errBudget

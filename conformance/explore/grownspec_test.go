@@ -8,6 +8,7 @@ import (
 	"path"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -99,4 +100,33 @@ func TestReplayedDeleteGoesOnlyToOwnAnimals(t *testing.T) {
 	assert.Error(t, checkSteps(grown, seq(Step{Op: "deletePet", ID: "1"})))
 	assert.Error(t, checkSteps(grown, seq(Step{Op: "deletePet", Listed: ptr(0)})))
 	assert.Error(t, checkSteps(facts(t), seq(Step{Op: "deletePet", Ref: ptr(0)})))
+}
+
+// With a spec that removes animals, a 404 for another client's animal is no finding (it may
+// have removed it), nor for one of the run's own that a DELETE was sent for; the run's own
+// animal that nothing removed must still be there.
+func TestModelOfAStoreThatRemoves(t *testing.T) {
+	text, err := grownspec.Text(grownspec.Delete)
+	require.NoError(t, err)
+	doc, err := spec.Parse(text)
+	require.NoError(t, err)
+	f, err := factsOf(doc, nil)
+	require.NoError(t, err)
+	m, now := newModel(f, time.Second), time.Now()
+	require.True(t, m.removable)
+	require.Nil(t, m.created(pet{id: "1", name: "a", category: "1"}, now, "w0 #0"))
+	require.Nil(t, m.created(pet{id: "2", name: "b", category: "1"}, now, "w0 #1"))
+	_, v := m.seen(pet{id: "3", name: "c", category: "1"}, judgingAt(now))
+	require.Nil(t, v)
+	m.removed("2", time.Time{}) // a DELETE is sent
+	later := now.Add(2 * time.Second)
+	for id, want := range map[string]bool{"1": true, "2": false, "3": false} {
+		_, why := m.missing(id, later)
+		assert.Equal(t, want, why != "", id)
+	}
+	m.removed("2", now) // its success
+	_, v = m.seen(pet{id: "2", name: "b", category: "1"}, judgingAt(later))
+	require.NotNil(t, v)
+	assert.Equal(t, ruleDeletedGone.id, v.Rule)
+	assert.False(t, newModel(facts(t), time.Second).removable)
 }

@@ -77,6 +77,7 @@ type known struct {
 	own         bool
 	since, gone time.Time
 	where       string
+	touched     bool // an operation that may change or remove it was sent
 }
 
 // model is what a run has learnt of the store, shared by its workers.
@@ -90,10 +91,12 @@ type model struct {
 	// (Config.EmptyStore, in a phase that starts on the store as it started).
 	statuses map[string]int
 	all      bool
+	// removable says that the spec removes animals: another client's may go.
+	removable bool
 }
 
 func newModel(f *spec.Facts, lag time.Duration) *model {
-	return &model{f: f, lag: lag, pets: map[string]*known{}, statuses: map[string]int{}}
+	return &model{f: f, lag: lag, pets: map[string]*known{}, statuses: map[string]int{}, removable: operationsOf(f).removes}
 }
 
 // add records an animal the model did not know; the caller holds m.mu.
@@ -182,11 +185,14 @@ func (m *model) listed(pets []pet, a *judging) (recheck time.Duration, v *Violat
 	return recheck, nil
 }
 
-// removed records that the removal of animal id succeeded, answered at.
+// removed records that the removal of animal id succeeded, answered at (zero: that an
+// operation that may change or remove it is sent).
 func (m *model) removed(id string, at time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if k, ok := m.pets[id]; ok && k.gone.IsZero() {
+	if k, ok := m.pets[id]; ok && at.IsZero() {
+		k.touched = true
+	} else if ok && k.gone.IsZero() {
 		k.gone = at
 	}
 }
@@ -194,12 +200,12 @@ func (m *model) removed(id string, at time.Time) {
 // missing judges a 404 for id, asked at sent: why says what the model knows of the animal
 // when it was certainly stored more than the lag before and not removed; when it was stored
 // more recently, wait says how long until a second 404 would be one (zero: the 404 is fine,
-// the id is unknown or the animal removed).
+// the id is unknown, the animal removed or being removed, or another client's that may go).
 func (m *model) missing(id string, sent time.Time) (wait time.Duration, why string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	k, ok := m.pets[id]
-	if !ok || !k.gone.IsZero() {
+	if !ok || !k.gone.IsZero() || k.touched || m.removable && !k.own {
 		return 0, ""
 	}
 	if age := sent.Sub(k.since); age > m.lag {

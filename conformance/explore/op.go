@@ -24,9 +24,10 @@ type operation interface {
 // operations are the spec's operations explore sends, in the order the generator lays out
 // their shares of the draws (in percent).
 type operations struct {
-	byID   map[string]operation
-	order  []operation
-	shares []int
+	byID    map[string]operation
+	order   []operation
+	shares  []int
+	removes bool // one removes an animal
 }
 
 // operationsOf finds the operations of f, as conformance/cases and the reference find theirs:
@@ -43,7 +44,7 @@ func operationsOf(f *spec.Facts) operations {
 	for _, op := range f.Ops {
 		if op.Method == http.MethodDelete && itemPath(op.Path, f.ByID[opList].Path) && left > deleteShare {
 			add(op.ID, deleteOp{op}, deleteShare)
-			left -= deleteShare
+			left, ops.removes = left-deleteShare, true
 		}
 	}
 	add(opGet, getOp{f}, left)

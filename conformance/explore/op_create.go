@@ -85,12 +85,8 @@ func (createOp) simpler(st Step) []Step {
 	if !ok {
 		return nil
 	}
-	status := ""
-	if p.hasStatus {
-		status = p.status
-	}
-	var out []Step
-	for _, body := range []string{newPetBody("a", p.category, status), newPetBody(p.name, "1", status), newPetBody(p.name, p.category, "")} {
+	var out []Step // p.status is "" when the body has none
+	for _, body := range []string{newPetBody("a", p.category, p.status), newPetBody(p.name, "1", p.status), newPetBody(p.name, p.category, "")} {
 		if body != st.Body {
 			c := st
 			c.Body = body

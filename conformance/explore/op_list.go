@@ -93,15 +93,12 @@ func read(asked judge.Listing, body []byte) ([]pet, []report.Failure) {
 // simpler leaves out the limit, or the status.
 func (listOp) simpler(st Step) []Step {
 	var out []Step
-	if st.Limit != nil {
-		c := st
-		c.Limit = nil
-		out = append(out, c)
+	noLimit, noStatus := st, st
+	if noLimit.Limit, noStatus.Status = nil, nil; st.Limit != nil {
+		out = append(out, noLimit)
 	}
 	if st.Status != nil {
-		c := st
-		c.Status = nil
-		out = append(out, c)
+		out = append(out, noStatus)
 	}
 	return out
 }
