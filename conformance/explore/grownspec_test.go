@@ -103,8 +103,8 @@ func TestReplayedDeleteGoesOnlyToOwnAnimals(t *testing.T) {
 }
 
 // With a spec that removes animals, a 404 for another client's animal is no finding (it may
-// have removed it), nor for one of the run's own that a DELETE was sent for; the run's own
-// animal that nothing removed must still be there.
+// have removed it), nor for one of the run's own that a DELETE was sent for (but by that
+// DELETE itself); the run's own animal that nothing removed must still be there.
 func TestModelOfAStoreThatRemoves(t *testing.T) {
 	text, err := grownspec.Text(grownspec.Delete)
 	require.NoError(t, err)
@@ -121,9 +121,11 @@ func TestModelOfAStoreThatRemoves(t *testing.T) {
 	m.removed("2", time.Time{}) // a DELETE is sent
 	later := now.Add(2 * time.Second)
 	for id, want := range map[string]bool{"1": true, "2": false, "3": false} {
-		_, why := m.missing(id, later)
+		_, why := m.missing(id, later, 0)
 		assert.Equal(t, want, why != "", id)
 	}
+	_, why := m.missing("2", later, 1)
+	assert.NotEmpty(t, why, "the DELETE itself answered 404 for an animal nothing else changes")
 	m.removed("2", now) // its success
 	_, v = m.seen(pet{id: "2", name: "b", category: "1"}, judgingAt(later))
 	require.NotNil(t, v)

@@ -77,7 +77,7 @@ type known struct {
 	own         bool
 	since, gone time.Time
 	where       string
-	touched     bool // an operation that may change or remove it was sent
+	changes     int // operations sent that may change or remove it
 }
 
 // model is what a run has learnt of the store, shared by its workers.
@@ -191,21 +191,21 @@ func (m *model) removed(id string, at time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if k, ok := m.pets[id]; ok && at.IsZero() {
-		k.touched = true
+		k.changes++
 	} else if ok && k.gone.IsZero() {
 		k.gone = at
 	}
 }
 
-// missing judges a 404 for id, asked at sent: why says what the model knows of the animal
+// missing judges a 404 for id, asked at sent by a step that is sending of the changes sent: why says what the model knows of the animal
 // when it was certainly stored more than the lag before and not removed; when it was stored
 // more recently, wait says how long until a second 404 would be one (zero: the 404 is fine,
 // the id is unknown, the animal removed or being removed, or another client's that may go).
-func (m *model) missing(id string, sent time.Time) (wait time.Duration, why string) {
+func (m *model) missing(id string, sent time.Time, sending int) (wait time.Duration, why string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	k, ok := m.pets[id]
-	if !ok || !k.gone.IsZero() || k.touched || m.removable && !k.own {
+	if !ok || !k.gone.IsZero() || k.changes > sending || m.removable && !k.own {
 		return 0, ""
 	}
 	if age := sent.Sub(k.since); age > m.lag {

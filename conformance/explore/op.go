@@ -75,10 +75,10 @@ type judging struct {
 // where names the step in a violation's message.
 func (a *judging) where() string { return fmt.Sprintf("worker %d step #%d", a.w.n, a.i) }
 
-// lost judges a 404 for an operation that must find the animal (what: the step's words), as
-// the model's missing says.
-func (a *judging) lost(r rule, what string) (recheck time.Duration, v *Violation) {
-	wait, why := a.m.missing(a.id, a.sent)
+// lost judges a 404 for an operation that must find the animal (what: the step's words; sending:
+// the changes of it that are the step's own), as the model's missing says.
+func (a *judging) lost(r rule, what string, sending int) (recheck time.Duration, v *Violation) {
+	wait, why := a.m.missing(a.id, a.sent, sending)
 	if why != "" {
 		return 0, violation(r, "%s %s answered 404, but the animal %s", what, a.id, why)
 	}

@@ -23,7 +23,7 @@ func (o deleteOp) judge(a *judging) (time.Duration, *Violation) {
 		a.m.removed(a.id, a.at)
 		return 0, nil
 	case a.status == 404:
-		return a.lost(ruleDelete, o.op.ID)
+		return a.lost(ruleDelete, o.op.ID, 1)
 	}
 	return 0, violation(ruleDelete, "%s %s of an animal the run created answered %d, neither a success nor 404", o.op.ID, a.id, a.status)
 }

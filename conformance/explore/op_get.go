@@ -51,7 +51,7 @@ func (o getOp) judge(a *judging) (time.Duration, *Violation) {
 		}
 		return a.m.seen(got, a)
 	case http.StatusNotFound:
-		return a.lost(rulePersist, "getPet")
+		return a.lost(rulePersist, "getPet", 0)
 	default:
 		return 0, violation(ruleGetUnknown, "getPet %s answered %d, neither 200 nor 404", a.id, a.status)
 	}
