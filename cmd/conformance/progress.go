@@ -91,7 +91,7 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 		rules := 0
 		var parts []string
 		for _, st := range []conformance.Status{conformance.Pass, conformance.Fail, conformance.Warn,
-			conformance.Skip, conformance.Error, conformance.Waived} {
+			conformance.Skip, conformance.Error, conformance.Waived, notRun} {
 			rules += c[st]
 			if c[st] > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", c[st], st))
@@ -105,7 +105,11 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 			counts[name] = map[conformance.Status]int{}
 			order = append(order, name)
 		}
-		counts[name][res.Status]++
+		st := res.Status
+		if res.NotRun {
+			st = notRun
+		}
+		counts[name][st]++
 		if last[name] == n {
 			line(name, n, total)
 		}
@@ -118,6 +122,9 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 		}
 	}
 }
+
+// notRun counts, in a section's line, the rules the run never started (it stopped first).
+const notRun conformance.Status = "not run"
 
 // section is the part of a rule ID before "/".
 func section(id string) string {
