@@ -133,7 +133,8 @@ func section(id string) string {
 }
 
 // writeUnjudged closes a CI log with the IDs of the rules that failed and of those that
-// erred (no answer to judge), the ones a reader of the log looks for first.
+// erred (not judged: no answer, a check that panicked, animals that could not be prepared),
+// the ones a reader of the log looks for first.
 func writeUnjudged(w io.Writer, rep *conformance.Report) {
 	var failed, errored []string
 	for _, res := range rep.Results {
@@ -148,7 +149,7 @@ func writeUnjudged(w io.Writer, rep *conformance.Report) {
 		fmt.Fprintf(w, "failed: %s: %s\n", words.Plural(len(failed), "rule"), strings.Join(failed, ", "))
 	}
 	if len(errored) > 0 {
-		fmt.Fprintf(w, "error (no answer to judge): %s: %s\n", words.Plural(len(errored), "rule"), strings.Join(errored, ", "))
+		fmt.Fprintf(w, "error (not judged, each for the reason its report gives): %s: %s\n", words.Plural(len(errored), "rule"), strings.Join(errored, ", "))
 	}
 }
 
