@@ -25,10 +25,7 @@ import (
 // reference, which removes them, meets no finding; a server that keeps a removed animal
 // visible is seqmutants' deleted-visible.
 func TestExploreDeletesItsOwnAnimalsInAGrownSpec(t *testing.T) {
-	text, err := grownspec.Text(grownspec.Delete)
-	require.NoError(t, err)
-	doc, err := spec.Parse(text)
-	require.NoError(t, err)
+	doc := deleteSpec(t).Doc
 	h, err := reference.NewServer(reference.Config{Spec: doc, APIKeys: []string{testKey},
 		Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}, {Name: "Tom", CategoryID: 2}}})
 	require.NoError(t, err)
@@ -88,12 +85,7 @@ func TestExploreDeletesItsOwnAnimalsInAGrownSpec(t *testing.T) {
 // A replay file's DELETE step names an animal the run created (a ref), never one by id or
 // by listing; against a spec without the DELETE it is no step explore sends.
 func TestReplayedDeleteGoesOnlyToOwnAnimals(t *testing.T) {
-	text, err := grownspec.Text(grownspec.Delete)
-	require.NoError(t, err)
-	doc, err := spec.Parse(text)
-	require.NoError(t, err)
-	grown, err := factsOf(doc, nil)
-	require.NoError(t, err)
+	grown := deleteSpec(t)
 	create := Step{Op: opCreate, Body: `{"name":"a","categoryId":1}`}
 	seq := func(del Step) Sequence { return Sequence{Workers: [][]Step{{create, del}}} }
 	assert.NoError(t, checkSteps(grown, seq(Step{Op: "deletePet", Ref: ptr(0)})))
@@ -106,12 +98,7 @@ func TestReplayedDeleteGoesOnlyToOwnAnimals(t *testing.T) {
 // have removed it), nor for one of the run's own that a DELETE was sent for (but by that
 // DELETE itself); the run's own animal that nothing removed must still be there.
 func TestModelOfAStoreThatRemoves(t *testing.T) {
-	text, err := grownspec.Text(grownspec.Delete)
-	require.NoError(t, err)
-	doc, err := spec.Parse(text)
-	require.NoError(t, err)
-	f, err := factsOf(doc, nil)
-	require.NoError(t, err)
+	f := deleteSpec(t)
 	m, now := newModel(f, time.Second), time.Now()
 	require.True(t, m.removable)
 	require.Nil(t, m.created(pet{id: "1", name: "a", category: "1"}, now, "w0 #0"))
@@ -131,4 +118,15 @@ func TestModelOfAStoreThatRemoves(t *testing.T) {
 	require.NotNil(t, v)
 	assert.Equal(t, ruleDeletedGone.id, v.Rule)
 	assert.False(t, newModel(facts(t), time.Second).removable)
+}
+
+// deleteSpec is the facts of the spec grown by DELETE /pets/{petId}.
+func deleteSpec(t *testing.T) *spec.Facts {
+	text, err := grownspec.Text(grownspec.Delete)
+	require.NoError(t, err)
+	doc, err := spec.Parse(text)
+	require.NoError(t, err)
+	f, err := factsOf(doc, nil)
+	require.NoError(t, err)
+	return f
 }
