@@ -50,7 +50,7 @@ func (r *runner) run(rule Rule) (res Result) {
 	}
 	// A failing answer that came after another request's on its connection is sent again
 	// alone before its request is blamed.
-	rec.Confirm(r.ctx)
+	rec.Confirm(r.ctx, r.reserve)
 	// The exchanges are written (redacted, with their curl lines) only for a rule that
 	// does not pass: most rules pass, and theirs are never shown.
 	res.Failures = rec.Failures()

@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,8 +24,10 @@ import (
 // that may have left its body unread on the connection, and moves to the request before it
 // each finding that does not come again. Requests that may change what they name, other
 // than a create, are not sent again: their first answer changed the store. It returns how
-// many findings it moved.
-func (r *Recorder) Confirm(ctx context.Context) int {
+// many findings it moved. A create is sent again only when reserve, the run's claim of room
+// under --max-creates, gives room for one more animal (nil: no cap); otherwise its finding
+// stays where it is.
+func (r *Recorder) Confirm(ctx context.Context, reserve func(n int) (release func())) int {
 	r.mu.Lock()
 	failing := map[int]bool{}
 	for _, f := range r.failures {
@@ -49,7 +52,7 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		st, ok := alone[n.req]
 		if !ok {
 			var err error
-			if st, err = s.aloneAgain(ctx, n.req, sentBody(n.req)); err != nil {
+			if st, err = s.aloneAgainWithin(ctx, reserve, n.req, sentBody(n.req)); err != nil {
 				st = -1
 			}
 			alone[n.req] = st
@@ -60,7 +63,7 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		status, ok := alone[sp.a.sent]
 		if !ok {
 			var err error
-			if status, err = sp.a.s.aloneAgain(ctx, sp.a.sent, sp.a.reqBody); err != nil {
+			if status, err = sp.a.s.aloneAgainWithin(ctx, reserve, sp.a.sent, sp.a.reqBody); err != nil {
 				continue
 			}
 			alone[sp.a.sent] = status
@@ -93,6 +96,22 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 
 // aloneAgain sends req (whose body was body) again on a connection of its own, counted as
 // every request is: an animal a create makes is the run's, and removed with the others.
+// errNoRoom: a create not sent again, for want of room under --max-creates.
+var errNoRoom = errors.New("no room under --max-creates for the create sent again")
+
+// aloneAgainWithin is aloneAgain for a request that may create an animal only when reserve
+// gives room for it.
+func (s *Session) aloneAgainWithin(ctx context.Context, reserve func(int) func(), req *http.Request, body []byte) (int, error) {
+	if req.Method == http.MethodPost && reserve != nil {
+		release := reserve(1)
+		if release == nil {
+			return 0, errNoRoom
+		}
+		defer release()
+	}
+	return s.aloneAgain(ctx, req, body)
+}
+
 func (s *Session) aloneAgain(ctx context.Context, req *http.Request, body []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
