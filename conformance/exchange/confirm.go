@@ -149,18 +149,56 @@ func again(req *http.Request) bool {
 }
 
 // onOneConnection joins curl lines into one command that sends their requests on one
-// connection, in order (curl's --next keeps the connection); a line that pipes its body in
-// from printf stays a line of its own.
+// connection, in order (curl's --next keeps the connection). One request may read its body
+// from printf on the input (--data-binary @-): the printf goes in front of the whole command.
+// A second such line stays a line of its own, since curl has one input.
 func onOneConnection(lines []string) string {
-	out := lines[0]
-	for _, l := range lines[1:] {
-		if !strings.HasPrefix(out, "curl ") || !strings.HasPrefix(l, "curl ") {
-			out += "\n" + l
+	var (
+		done   []string // commands finished
+		pipe   string   // the printf the command being joined reads from
+		joined string   // the command being joined, without its printf
+	)
+	flush := func() {
+		if joined != "" {
+			done = append(done, pipe+joined)
+		}
+		pipe, joined = "", ""
+	}
+	for _, l := range lines {
+		p, cmd := splitPipe(l)
+		if !strings.HasPrefix(cmd, "curl ") {
+			flush()
+			done = append(done, l)
 			continue
 		}
-		out += " --next " + strings.TrimPrefix(l, "curl ")
+		if p != "" && pipe != "" {
+			flush() // curl has one input
+		}
+		if p != "" {
+			pipe = p
+		}
+		if joined == "" {
+			joined = cmd
+			continue
+		}
+		joined += " --next " + strings.TrimPrefix(cmd, "curl ")
 	}
-	return out
+	flush()
+	return strings.Join(done, "\n")
+}
+
+// splitPipe splits a curl line that reads its body from printf into the printf and curl
+// parts ("printf '...' | ", "curl ..."); printfFormat's format holds no single quote.
+func splitPipe(line string) (pipe, cmd string) {
+	if !strings.HasPrefix(line, "printf '") {
+		return "", line
+	}
+	end := strings.Index(line[len("printf '"):], "' | ")
+	if end < 0 {
+		return "", line
+	}
+	cut := len("printf '") + end + len("' | ")
+	return line[:cut], line[cut:]
 }
 
 // sentBody is the body req was sent with (none: nil).
