@@ -237,7 +237,7 @@ func runVerdict(e env, rep *conformance.Report) error {
 func provenance(fs *flag.FlagSet, specFile, key string) conformance.Provenance {
 	var flags []string
 	fs.Visit(func(fl *flag.Flag) {
-		name, value := fl.Name, fl.Value.String()
+		name, value := fl.Name, maskedFlag(fl)
 		if h, ok := fl.Value.(*headerList); ok { // --header and its shorthand -H
 			name, value = "header", strings.Join(slices.Sorted(maps.Keys(h.h)), ",")+": ***"
 		}
