@@ -114,6 +114,11 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 				outputs["run report."+format] = string(data)
 			}
 			require.Contains(t, outputs["run report.json"], `"curl"`, "the reports hold curl lines")
+			assert.Contains(t, out, `-H "X-Gateway: $PETSTORE_HEADER_1"`, "curl lines read the header from the environment")
+			assert.Contains(t, out, `"http://$PETSTORE_URL_USER:$PETSTORE_URL_PASSWORD@`+u.Host+`/v1/pets?code=$PETSTORE_QUERY_1`)
+			assert.Contains(t, errOut, "export PETSTORE_API_KEY (the API key), PETSTORE_HEADER_1 (the value of the header X-Gateway), "+
+				"PETSTORE_URL_USER (the user of the base URL), PETSTORE_URL_PASSWORD (the password of the base URL), "+
+				"PETSTORE_QUERY_1 (the value of code= in the base URL's query)\n")
 
 			// An exploration with the admin key, against a front whose getPet fails: a finding,
 			// shrunk, replayed after a reset, written to a replay file.

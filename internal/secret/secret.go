@@ -290,21 +290,39 @@ func (m *Masker) holdsDecoded(s string) bool {
 }
 
 // Query masks the values of a raw query string (a=1&b=2), keeping its order and encoding;
-// the names are masked as free text.
+// the names are masked as free text. It returns raw itself when nothing is masked.
 func (m *Masker) Query(raw string) string {
-	if m == nil || raw == "" {
+	if m == nil || raw == "" || len(m.value) == 0 {
 		return raw
 	}
-	parts := strings.Split(raw, "&")
-	for i, kv := range parts {
+	var b strings.Builder
+	changed := false
+	for rest := raw; ; {
+		kv, tail, more := strings.Cut(rest, "&")
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			parts[i] = m.Value(kv)
-			continue
+		part := m.Value(kv)
+		if ok {
+			part = m.Text(k) + "=" + m.Value(v)
 		}
-		parts[i] = m.Text(k) + "=" + m.Value(v)
+		if part != kv && !changed {
+			changed = true
+			b.WriteString(raw[:len(raw)-len(rest)])
+		}
+		if changed {
+			b.WriteString(part)
+			if more {
+				b.WriteByte('&')
+			}
+		}
+		if !more {
+			break
+		}
+		rest = tail
 	}
-	return strings.Join(parts, "&")
+	if !changed {
+		return raw
+	}
+	return b.String()
 }
 
 // URL writes u with its userinfo and query values masked as values and the rest as free
