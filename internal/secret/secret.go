@@ -15,10 +15,12 @@
 // parameter's value, a cookie, URL userinfo (Masker.Value, Masker.Query, Masker.URL); there
 // a form is masked where it stands as a token of its own, bounded by the ends of the value or
 // by a character that is neither a letter nor a digit ("Bearer Qz7", "a=Qz7; b=1"). In free
-// text (bodies, error messages; Masker.Text) a secret shorter than MinTextLen is left as it
-// is: a key "1" or "id" would garble every number or word of a report, and a base64 fragment
-// of two or three characters would match inside any other base64; a longer one is masked in
-// every form wherever it occurs.
+// text (bodies, error messages; Masker.Text) a secret shorter than MinTextLen is masked only
+// where the text itself shows it as a value, right after "=" (a query parameter or a cookie
+// quoted in a message, as net/http's errors quote the URL) or "//" (userinfo), and left
+// elsewhere: a key "1" or "id" would garble every number or word of a report, and a base64
+// fragment of two or three characters would match inside any other base64. A secret of at
+// least MinTextLen is masked in every form wherever it occurs.
 package secret
 
 import (
@@ -149,6 +151,7 @@ type Masker struct {
 	text    *strings.Replacer // exact forms of the secrets of at least MinTextLen
 	fold    []form            // the same secrets as they are, matched in any letter case
 	value   []form            // every form of every secret, for tokens of values
+	short   bool              // some secret is shorter than MinTextLen
 }
 
 // New returns a masker of secrets; empty values are left out, and of two secrets with the
@@ -165,6 +168,7 @@ func New(secrets ...Secret) *Masker {
 		seen[s.Value] = true
 		m.secrets = append(m.secrets, s)
 		m.value = append(m.value, forms(s, false)...)
+		m.short = m.short || len(s.Value) < MinTextLen
 		if len(s.Value) >= MinTextLen {
 			for _, f := range forms(s, true) {
 				long = append(long, f)
@@ -198,16 +202,42 @@ func (m *Masker) With(more ...Secret) *Masker {
 	return New(append(slices.Clone(m.Secrets()), more...)...)
 }
 
-// Text masks every form of every secret of at least MinTextLen in free text s.
+// Text masks every form of every secret of at least MinTextLen in free text s, and a shorter
+// one where the text shows it as a value: a token right after "=" (a query parameter or a
+// cookie in a URL or a message) or right after "//" (a URL's userinfo).
 func (m *Masker) Text(s string) string {
-	if m == nil || m.text == nil {
+	if m == nil {
 		return s
 	}
-	s = m.text.Replace(s)
-	for _, f := range m.fold {
-		s = foldReplace(s, f.text, f.repl)
+	if m.text != nil {
+		s = m.text.Replace(s)
+		for _, f := range m.fold {
+			s = foldReplace(s, f.text, f.repl)
+		}
 	}
-	return s
+	if !m.short {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 1; i < len(s); i++ {
+		if s[i-1] != '=' && (s[i-1] != '/' || i < 2 || s[i-2] != '/') {
+			continue
+		}
+		n, repl := m.tokenAt(s, i)
+		if n == 0 {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		i += n - 1
+		last = i + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Value masks a header's value, a cookie or one query parameter's value: Text, and every form

@@ -56,3 +56,9 @@ func TestWithAndFirstPlaceholderWins(t *testing.T) {
 	m = m.With(Secret{Value: "Jd5", Placeholder: "<A>"})
 	assert.Equal(t, "<1> <A>", m.Value("abcdefgh Jd5"))
 }
+
+func TestShortSecretMaskedWhereTextShowsItAsAValue(t *testing.T) {
+	m := New(Secret{Value: "Us6", Placeholder: "$U"}, Secret{Value: "Cv3", Placeholder: "$Q"})
+	assert.Equal(t, `Get "http://$U:***@h/v1/pets?code=$Q&limit=2": EOF`, m.Text(`Get "http://Us6:***@h/v1/pets?code=Cv3&limit=2": EOF`))
+	assert.Equal(t, "Us6 and Cv3 in prose, a=Cv3x", m.Text("Us6 and Cv3 in prose, a=Cv3x"))
+}
