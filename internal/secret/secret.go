@@ -149,6 +149,7 @@ func jsonForms(v string) []string {
 type Masker struct {
 	secrets []Secret
 	text    *strings.Replacer // exact forms of the secrets of at least MinTextLen
+	exact   []string          // the same forms: a text that holds none is not copied
 	fold    []form            // the same secrets as they are, matched in any letter case
 	value   []form            // every form of every secret, for tokens of values
 	short   bool              // some secret is shorter than MinTextLen
@@ -181,6 +182,7 @@ func New(secrets ...Secret) *Masker {
 	slices.SortStableFunc(long, func(a, b form) int { return len(b.text) - len(a.text) })
 	for _, f := range long {
 		pairs = append(pairs, f.text, f.repl)
+		m.exact = append(m.exact, f.text)
 	}
 	if len(pairs) > 0 {
 		m.text = strings.NewReplacer(pairs...)
@@ -209,11 +211,11 @@ func (m *Masker) Text(s string) string {
 	if m == nil {
 		return s
 	}
-	if m.text != nil {
-		s = m.text.Replace(s)
-		for _, f := range m.fold {
-			s = foldReplace(s, f.text, f.repl)
-		}
+	if m.text != nil && slices.ContainsFunc(m.exact, func(f string) bool { return strings.Contains(s, f) }) {
+		s = m.text.Replace(s) // Replace copies s even when it replaces nothing
+	}
+	for _, f := range m.fold {
+		s = foldReplace(s, f.text, f.repl)
 	}
 	if !m.short {
 		return s
