@@ -119,7 +119,7 @@ func authRules(f *facts) []Rule {
 				Expects:  ac.status,
 				// A valid write that a broken target accepts would create an animal.
 				Creates: op.Method != http.MethodGet,
-				Check:   authCheck(op, ac),
+				Run:     authCheck(op, ac),
 			})
 		}
 	}
@@ -128,7 +128,7 @@ func authRules(f *facts) []Rule {
 
 func authCheck(op spec.Operation, ac authCase) func(*Check) {
 	return func(c *Check) {
-		key := c.key
+		key := c.Key
 		req := exampleRequest(c.Anon, op)
 		if v, ok := ac.header(key); ok {
 			req = req.WithHeader("Authorization", v)

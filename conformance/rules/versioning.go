@@ -17,7 +17,7 @@ func versioningRules(f *facts) []Rule {
 		{
 			ID: "versioning/base-url", Section: "9.2; 1", Severity: Must,
 			Title: fmt.Sprintf("the base URL ends with the version segment %s, and the interface answers there", segment),
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				u, err := url.Parse(c.BaseURL)
 				if err != nil || !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), segment) {
 					c.Expectf("a path ending in "+segment, c.BaseURL, "the base URL does not end with %s", segment)
@@ -29,7 +29,7 @@ func versioningRules(f *facts) []Rule {
 		{
 			ID: "versioning/" + spec.OpGet + "-deprecated", Section: "9.3; 4.3", Uses: append(usesRemoval, document.FactReplacement), Severity: Must,
 			Title: "the spec marks getPet deprecated, with its removal date and replacement",
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				op := f.ByID[spec.OpGet]
 				if !op.Deprecated {
 					c.Expectf("deprecated: true", "deprecated: false", "the spec does not mark %s deprecated", op.ID)
@@ -45,7 +45,7 @@ func versioningRules(f *facts) []Rule {
 		{
 			ID: "versioning/stability-values", Section: "9.4", Severity: Must,
 			Title: fmt.Sprintf("a stability marking in the spec is one of %s", strings.Join(spec.StabilityValues, ", ")),
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				for _, op := range f.Ops {
 					if op.Stability != "" && !slices.Contains(spec.StabilityValues, op.Stability) {
 						c.Expectf(strings.Join(spec.StabilityValues, " or "), op.Stability,
