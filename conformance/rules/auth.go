@@ -74,9 +74,8 @@ var authCases = []authCase{
 		header: func(string) (string, bool) { return "", false },
 		status: http.StatusUnauthorized,
 		expect: func(c *Check, resp *httpexpect.Response) {
-			if code(resp) != http.StatusUnauthorized {
-				c.Expectf(report.StatusText(http.StatusUnauthorized), report.StatusText(code(resp)), "want a 401 to look at")
-				return
+			if code(resp.Status(http.StatusUnauthorized)) != http.StatusUnauthorized {
+				return // a 401 to look at
 			}
 			challenge := resp.Raw().Header.Get("WWW-Authenticate")
 			scheme, _, _ := strings.Cut(strings.TrimSpace(challenge), " ")
@@ -99,7 +98,7 @@ var authCases = []authCase{
 	},
 }
 
-func expect401(c *Check, resp *httpexpect.Response) { expectError(c, resp, http.StatusUnauthorized) }
+func expect401(c *Check, resp *httpexpect.Response) { expectError(resp, http.StatusUnauthorized) }
 
 // authRules generates every auth case for every secured operation of the spec.
 func authRules(f *facts) []Rule {

@@ -96,7 +96,7 @@ func createRules(f *facts) []Rule {
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
-				expectError(c, req.Expect(), http.StatusBadRequest)
+				expectError(req.Expect(), http.StatusBadRequest)
 			},
 		})
 	}

@@ -50,7 +50,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/unknown-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
 			Title: "an unknown petId gets 404 with an Error body", Expects: http.StatusNotFound,
 			Run: func(c *Check) {
-				expectError(c, c.Auth.GET(f.ByID[spec.OpGet].Path, unknownPetID).Expect(), http.StatusNotFound)
+				expectError(c.Auth.GET(f.ByID[spec.OpGet].Path, unknownPetID).Expect(), http.StatusNotFound)
 			},
 		},
 		{
@@ -120,7 +120,7 @@ func expectGone(c *Check, resp *httpexpect.Response) {
 	case got == 0:
 	case got/100 == 3:
 	case got/100 == 4 && got != http.StatusUnauthorized:
-		expectError(c, resp, got)
+		expectError(resp, got)
 	default:
 		c.Expectf("a 4xx other than 401 with an Error body, or a 3xx", report.StatusText(got), "the removed operation answered %s", report.StatusText(got))
 	}

@@ -138,7 +138,8 @@ func listRules(f *facts) []Rule {
 // of Pets with distinct ids, what the shared judge asks of a listing (at most max, none of
 // another status than status unless ""), and not none.
 func listing(c *Check, req *httpexpect.Request, max int64, status string) {
-	list, _ := expectList(c, req.Expect())
+	resp := req.Expect()
+	list, _ := expectList(c, resp)
 	if list == nil {
 		return
 	}
@@ -148,6 +149,6 @@ func listing(c *Check, req *httpexpect.Request, max int64, status string) {
 	}
 	c.fail(asked.Judge(list))
 	if len(list) == 0 && c.Prepared {
-		c.Expectf("at least 1 animal", "0", "the listing is empty while animals exist")
+		resp.JSON().Array().NotEmpty()
 	}
 }

@@ -122,11 +122,6 @@ func Family(fam *cases.Family, uses []string) Rule {
 		Cost: fam.Cost}
 }
 
-// Failf records a failure of the rule with a message; the check goes on.
-func (c *Check) Failf(format string, args ...any) {
-	c.to.Fail(report.Failure{Message: fmt.Sprintf(format, args...)})
-}
-
 // fail records the findings of the shared judge (conformance/judge).
 func (c *Check) fail(fs []report.Failure) {
 	for _, f := range fs {
@@ -134,7 +129,11 @@ func (c *Check) fail(fs []report.Failure) {
 	}
 }
 
-// Expectf records a failure stating what was expected and what came back.
+// Expectf records a failure stating what was expected and what came back, for a judgment
+// httpexpect's assertions cannot state: one across two answers or an answer and what was
+// sent, one of a value decoded as the harness decodes it (ids as json.Number), one of a
+// header's grammar or of a listing preparation kept. Whatever one answer shows, a check
+// asserts with httpexpect.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
 	c.ExpectAtf(Must, expected, actual, format, args...)
 }
