@@ -2,7 +2,9 @@
 // checks, one file per part of the document, each rule citing its section. Rules read every
 // value they need (limit bounds, status values, operations, removal dates) from the
 // description's facts, and see only what a check needs: clients, the fixture, the clock and
-// those facts, never the runner or the session.
+// those facts, never the runner or the session. A rule runs one way, through Check: a
+// hand-written rule asserts with httpexpect, a family of generated cases (conformance/cases)
+// sends its cases. A rule judges the server; what judges only the spec is conformance lint's.
 package rules
 
 import (
