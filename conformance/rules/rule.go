@@ -131,11 +131,13 @@ func (c *Check) fail(fs []report.Failure) {
 	}
 }
 
-// Expectf records a failure stating what was expected and what came back, for a judgment
-// httpexpect's assertions cannot state: one across two answers or an answer and what was
-// sent, one of a value decoded as the harness decodes it (ids as json.Number), one of a
-// header's grammar or of a listing preparation kept. Whatever one answer shows, a check
-// asserts with httpexpect.
+// Expectf records a failure stating what was expected and what came back, in the rule's
+// own words, for what httpexpect's assertions do not state: a comparison across two answers
+// or of an answer with what was sent; a value decoded as the harness decodes it (ids as
+// json.Number); a header's grammar; a status of one of two classes ("a 4xx with an Error
+// body, or a 2xx"); a precondition of the rule that is not its requirement ("want a 401 to
+// look at"); a listing preparation kept. A status, the shape of a body, a count or a field
+// of one answer a check asserts with httpexpect.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
 	c.ExpectAtf(Must, expected, actual, format, args...)
 }
