@@ -1,6 +1,9 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -28,8 +31,8 @@ type benchRoute struct {
 	route  *routers.Route
 	params map[string]string
 	opts   *openapi3filter.Options
-	keys   *keySet
-	plans  map[string]*plan
+	keys   *core.KeySet
+	plans  map[string]*fast.Plan
 }
 
 func newBenchRoute(b *testing.B, r *http.Request) benchRoute {
@@ -45,16 +48,16 @@ func newBenchRoute(b *testing.B, r *http.Request) benchRoute {
 	if err != nil {
 		b.Fatal(err)
 	}
-	keys, err := newKeySet([]string{testKey})
+	keys, err := core.NewKeySet([]string{testKey})
 	if err != nil {
 		b.Fatal(err)
 	}
-	plans, err := newPlans(factsOf(b, doc), true)
+	plans, err := fast.NewPlans(factsOf(b, doc), true)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return benchRoute{route: route, params: params, keys: keys, plans: plans,
-		opts: &openapi3filter.Options{AuthenticationFunc: keys.authenticate, IncludeResponseStatus: true, SkipSettingDefaults: true}}
+		opts: &openapi3filter.Options{AuthenticationFunc: keys.Authenticate, IncludeResponseStatus: true, SkipSettingDefaults: true}}
 }
 
 // BenchmarkValidateRequest: kin-openapi's ValidateRequest against the precomputed check.
@@ -76,21 +79,21 @@ func BenchmarkValidateRequest(b *testing.B) {
 				}
 			}
 		})
-		if p := br.plans[br.route.Operation.OperationID]; p.simpleRequest {
+		if p := br.plans[br.route.Operation.OperationID]; p.SimpleRequest {
 			b.Run(tc.name+"/precomputed", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if !p.requestValid(r, br.params, br.keys.check(r)) {
+					if !p.RequestValid(r, br.params, br.keys.Check(r)) {
 						b.Fatal("shortcut not taken")
 					}
 				}
 			})
-		} else if p.body != nil {
+		} else if p.Body != nil {
 			body := []byte(tc.body)
 			b.Run(tc.name+"/compiled", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if !p.bodyValid(r, br.params, br.keys.check(r), body) {
+					if !p.BodyValid(r, br.params, br.keys.Check(r), body) {
 						b.Fatal("shortcut not taken")
 					}
 				}
@@ -105,19 +108,19 @@ func BenchmarkValidateRequest(b *testing.B) {
 func BenchmarkValidateResponse(b *testing.B) {
 	r := newRequest(b, "GET", "/v1/pets", nil)
 	br := newBenchRoute(b, r)
-	s := newStore([]string{"available", "pending", "sold"}, 100)
-	if err := s.reset(seedOf(20)); err != nil {
+	s := core.NewStore([]string{"available", "pending", "sold"}, 100)
+	if err := s.Reset(seedOf(20)); err != nil {
 		b.Fatal(err)
 	}
-	rec := &recorder{header: http.Header{"Content-Type": {"application/json"}}, status: 200, kind: bodyPets}
-	rec.body.Write(append(s.appendList(nil, 20, ""), '\n'))
+	rec := &core.Recorder{Headers: http.Header{"Content-Type": {"application/json"}}, Status: 200, Kind: core.BodyPets}
+	rec.Body.Write(append(s.AppendList(nil, 20, ""), '\n'))
 	b.Run("listPets-20/kin-openapi", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			err := openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 				RequestValidationInput: &openapi3filter.RequestValidationInput{Request: r, Route: br.route, Options: br.opts},
-				Status:                 rec.status, Header: rec.header, Options: br.opts,
-				Body: io.NopCloser(bytes.NewReader(rec.body.Bytes())),
+				Status:                 rec.Status, Header: rec.Headers, Options: br.opts,
+				Body: io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
 			})
 			if err != nil {
 				b.Fatal(err)
@@ -128,7 +131,7 @@ func BenchmarkValidateResponse(b *testing.B) {
 		p := br.plans["listPets"]
 		b.ReportAllocs()
 		for b.Loop() {
-			if !p.responseValid(rec) {
+			if !p.ResponseValid(rec) {
 				b.Fatal("shortcut not taken")
 			}
 		}
@@ -137,12 +140,12 @@ func BenchmarkValidateResponse(b *testing.B) {
 		name  string
 		check func([]byte) error
 	}{
-		{"pet-once-when-stored", petCheck(spec.MustLoad(), petSchemas(factsOf(b, spec.MustLoad())))},
-		{"pet-once-when-stored/kin-openapi", kinPetCheck(spec.MustLoad(), petSchemas(factsOf(b, spec.MustLoad())))},
+		{"pet-once-when-stored", fast.PetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))},
+		{"pet-once-when-stored/kin-openapi", fast.KinPetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))},
 	} {
 		check := c.check
 		b.Run(c.name, func(b *testing.B) {
-			pet, _ := s.appendPet(nil, 3)
+			pet, _ := s.AppendPet(nil, 3)
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := check(pet); err != nil {
@@ -157,17 +160,17 @@ func BenchmarkValidateResponse(b *testing.B) {
 // timed part, and only when benchmarks run.
 var benchStores = struct {
 	sync.Mutex
-	m map[int]*store
-}{m: map[int]*store{}}
+	m map[int]*core.Store
+}{m: map[int]*core.Store{}}
 
-func benchStore(b *testing.B, n int) *store {
+func benchStore(b *testing.B, n int) *core.Store {
 	benchStores.Lock()
 	defer benchStores.Unlock()
 	if s, ok := benchStores.m[n]; ok {
 		return s
 	}
-	s := newStore([]string{"available", "pending", "sold"}, n)
-	if err := s.reset(seedOf(n)); err != nil {
+	s := core.NewStore([]string{"available", "pending", "sold"}, n)
+	if err := s.Reset(seedOf(n)); err != nil {
 		b.Fatal(err)
 	}
 	benchStores.m[n] = s
@@ -183,7 +186,7 @@ func BenchmarkStoreList(b *testing.B) {
 				buf := make([]byte, 0, 4096)
 				b.ReportAllocs()
 				for b.Loop() {
-					buf = s.appendList(buf[:0], 20, status)
+					buf = s.AppendList(buf[:0], 20, status)
 				}
 			})
 		}
@@ -193,17 +196,17 @@ func BenchmarkStoreList(b *testing.B) {
 // BenchmarkStoreAdd adds animals with the check of a validated server, and reports the
 // live heap each one takes (B/animal, after a GC).
 func BenchmarkStoreAdd(b *testing.B) {
-	s := newStore([]string{"available", "pending", "sold"}, 1<<30)
-	s.check = petCheck(spec.MustLoad(), petSchemas(factsOf(b, spec.MustLoad())))
+	s := core.NewStore([]string{"available", "pending", "sold"}, 1<<30)
+	s.Check = fast.PetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	buf := make([]byte, 0, 256)
-	p := NewPet{Name: "pet1000000", CategoryID: 3, Status: "sold"}
+	p := core.NewPet{Name: "pet1000000", CategoryID: 3, Status: "sold"}
 	b.ReportAllocs()
 	for b.Loop() {
 		var err error
-		if buf, _, err = s.add(buf[:0], p); err != nil {
+		if buf, _, err = s.Add(buf[:0], p); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -218,8 +221,8 @@ func BenchmarkDecodeNewPet(b *testing.B) {
 	body := []byte(`{"name":"Rex","categoryId":1,"status":"sold"}`)
 	for _, d := range []struct {
 		name   string
-		decode func([]byte) (NewPet, error)
-	}{{"one-pass", decodeNewPetQuick}, {"full", decodeNewPet}} {
+		decode func([]byte) (core.NewPet, error)
+	}{{"one-pass", fast.DecodeNewPetQuick}, {"full", core.DecodeNewPet}} {
 		b.Run(d.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/double"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,14 +78,14 @@ func listRetrying(c *http.Client, url string, wait func(time.Duration)) (int, er
 // Retry-After and Preference-Applied; nothing is created. A client that waits as asked gets
 // its listing; one that does not handle them fails.
 func TestPreferGatewayStatuses(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), Double: Double{Scenarios: true, Journal: 10}})
+	h := newTestServer(t, Config{Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
 	for _, code := range []int{429, 503} {
 		w := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "Authorization", authed,
 			"Content-Type", "application/json", "Prefer", "code="+strconv.Itoa(code))
 		require.Equal(t, code, w.Code, w.Body)
 		assert.Equal(t, "1", w.Header().Get("Retry-After"))
 		assert.Equal(t, "code="+strconv.Itoa(code), w.Header().Get("Preference-Applied"))
-		assert.Equal(t, codeFor(code), errorBody(t, w).Code)
+		assert.Equal(t, map[int]string{429: double.CodeRateLimited, 503: double.CodeUnavailable}[code], errorBody(t, w).Code)
 	}
 	assert.Len(t, pets(t, call(t, h, "GET", "/v1/pets", "")), 2, "nothing was created")
 
@@ -107,11 +109,11 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 // answer; the journal records the request with status 0. A client that sends the request
 // again gets its listing; one that does not fails with the connection's error.
 func TestPreferConnectionFaults(t *testing.T) {
-	ref, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(2), Double: Double{Scenarios: true, Journal: 10}})
+	ref, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(ref)
 	defer srv.Close()
-	for fault, is := range map[string]error{FaultReset: syscall.ECONNRESET, FaultClose: io.EOF} {
+	for fault, is := range map[string]error{double.FaultReset: syscall.ECONNRESET, double.FaultClose: io.EOF} {
 		t.Run(fault, func(t *testing.T) {
 			_, err := listOnce(&http.Client{Transport: &preferOnce{prefer: "fault=" + fault}}, srv.URL)
 			require.Error(t, err)
@@ -123,7 +125,7 @@ func TestPreferConnectionFaults(t *testing.T) {
 	}
 	// Each entry is journaled before its connection is broken, so the client's error comes
 	// after it (httptest's Close does not wait for the handlers of taken connections).
-	j, err := ref.Requests(RequestFilter{})
+	j, err := ref.Requests(double.RequestFilter{})
 	require.NoError(t, err)
 	var none int
 	for _, e := range j.Requests {
@@ -139,13 +141,13 @@ func TestPreferConnectionFaults(t *testing.T) {
 // nothing waits here); the body is whole and the preferences applied are echoed.
 func TestPreferSlowBody(t *testing.T) {
 	var s sleeper
-	h := newTestServer(t, Config{Seed: seedOf(3), Double: Double{Scenarios: true, Sleep: s.sleep}})
+	h := newTestServer(t, Config{Seed: seedOf(3), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
 	w := call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "fault=slow, delay=800")
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.Len(t, pets(t, w), 3)
 	assert.Equal(t, "fault=slow, delay=800", w.Header().Get("Preference-Applied"))
 	asked := s.take()
-	assert.Len(t, asked, slowPieces, "the body came in pieces, each after a sleep")
+	assert.Len(t, asked, 8, "the body came in pieces, each after a sleep")
 	var total time.Duration
 	for _, d := range asked {
 		total += d
@@ -158,7 +160,7 @@ func TestPreferSlowBody(t *testing.T) {
 	for _, d := range s.take() {
 		total += d
 	}
-	assert.Equal(t, DefaultSlowBody, total)
+	assert.Equal(t, double.DefaultSlowBody, total)
 
 	w = call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "fault=explode")
 	require.Equal(t, http.StatusBadRequest, w.Code)
@@ -169,7 +171,7 @@ func TestPreferSlowBody(t *testing.T) {
 // are the single `example`), so the preference is refused with a 400 that says so, as a
 // code= the spec does not document is; with a spec that names one, it is the answer.
 func TestPreferExample(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: Double{Scenarios: true}})
+	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "example=two")
 	require.Equal(t, http.StatusBadRequest, w.Code)
 	assert.Equal(t, "Prefer: example=two: listPets has no example of that name; it has none: the spec names no example for it", errorBody(t, w).Message)
@@ -181,7 +183,7 @@ func TestPreferExample(t *testing.T) {
 		map[string]any{"id": 7, "name": "Rex", "categoryId": 1},
 		map[string]any{"id": 8, "name": "Tom", "categoryId": 2, "status": "sold"},
 	})}}
-	h = newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: Double{Scenarios: true}})
+	h = newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w = call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "example=two")
 	require.Equal(t, http.StatusOK, w.Code, w.Body)
 	assert.JSONEq(t, `[{"id":7,"name":"Rex","categoryId":1},{"id":8,"name":"Tom","categoryId":2,"status":"sold"}]`, w.Body.String())

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/double"
+
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -41,34 +43,34 @@ func TestClientRules(t *testing.T) {
 		level         string
 		breaks, keeps []exchange
 	}{
-		{RuleAuthBearer, LevelMust,
+		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets", "", nil}},
 			[]exchange{{"GET", "/v1/pets", "", keyed}}},
-		{RuleAuthBearer, LevelMust,
+		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets?api_key=" + testKey, "", keyed}},
 			[]exchange{{"GET", "/v1/pets?limit=2", "", keyed}}},
-		{RuleAuthBearer, LevelMust,
+		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", testKey}}},
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", "bearer " + testKey}}}},
-		{RuleAuthBearer, LevelMust,
+		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", authed, "X-Api-Key", testKey}}},
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", authed, "X-Trace", "abc"}}}},
-		{RuleLimitInBounds, LevelMust,
+		{double.RuleLimitInBounds, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets?limit=500", "", keyed}, {"GET", "/v1/pets?limit=0", "", keyed}},
 			[]exchange{{"GET", "/v1/pets?" + limitMax, "", keyed}, {"GET", "/v1/pets?limit=1", "", keyed}}},
-		{RuleStatusInEnum, LevelMust,
+		{double.RuleStatusInEnum, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets?status=lost", "", keyed}},
 			[]exchange{{"GET", "/v1/pets?status=sold", "", keyed}}},
-		{RuleJSONBody, LevelMust,
+		{double.RuleJSONBody, double.LevelMust,
 			[]exchange{{"POST", "/v1/pets", `{"name":"Rex"}`, jsonKeyed}, {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, []string{"Authorization", authed, "Content-Type", "text/plain"}}},
 			[]exchange{{"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, jsonKeyed}}},
-		{RuleRemovedOp, LevelMust,
+		{double.RuleRemovedOp, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets/1", "", keyed}}, // the clock is moved past the removal below
 			[]exchange{{"GET", "/v1/pets?status=available", "", keyed}}},
-		{RuleDeprecatedOp, LevelAdvisory,
+		{double.RuleDeprecatedOp, double.LevelAdvisory,
 			[]exchange{{"GET", "/v1/pets/1", "", keyed}},
 			[]exchange{{"GET", "/v1/pets?status=available", "", keyed}}},
-		{RuleDocumentedPaths, LevelMust,
+		{double.RuleDocumentedPaths, double.LevelMust,
 			[]exchange{{"GET", "/pets", "", keyed}, {"DELETE", "/v1/pets", "", keyed}},
 			[]exchange{{"GET", "/v1/pets", "", keyed}, {"GET", "/openapi.yaml", "", nil}}},
 	} {
@@ -78,9 +80,9 @@ func TestClientRules(t *testing.T) {
 				sent []exchange
 				want int
 			}{{"breaks", tc.breaks, len(tc.breaks)}, {"keeps", tc.keeps, 0}} {
-				srv, err := New(Config{APIKeys: []string{testKey}, AdminKey: adminKey, Now: fixedNow, Seed: seedOf(2), Double: Double{Journal: 10}})
+				srv, err := New(Config{APIKeys: []string{testKey}, AdminKey: adminKey, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Journal: 10}})
 				require.NoError(t, err)
-				if tc.rule == RuleRemovedOp {
+				if tc.rule == double.RuleRemovedOp {
 					require.NoError(t, srv.SetNow(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)))
 				}
 				for _, x := range client.sent {
@@ -96,7 +98,7 @@ func TestClientRules(t *testing.T) {
 				assert.Equal(t, tc.level, rule.Level)
 				assert.Equal(t, client.want, rule.Violations, "%s: %v", client.name, rule.Examples)
 				broken := len(rep.MustBroken()) > 0
-				assert.Equal(t, client.want > 0 && tc.level == LevelMust, broken, "%s: %v", client.name, rep.MustBroken())
+				assert.Equal(t, client.want > 0 && tc.level == double.LevelMust, broken, "%s: %v", client.name, rep.MustBroken())
 				assert.Equal(t, map[bool]string{true: "fail", false: "pass"}[broken], rep.Verdict)
 				assert.Empty(t, rep.MustBroken(tc.rule), "opted out of the rule")
 				for _, ex := range rule.Examples {
@@ -107,7 +109,7 @@ func TestClientRules(t *testing.T) {
 	}
 }
 
-func ruleOf(t *testing.T, rep ClientReport, id string) ClientRule {
+func ruleOf(t *testing.T, rep double.ClientReport, id string) double.ClientRule {
 	t.Helper()
 	for _, r := range rep.Rules {
 		if r.ID == id {
@@ -115,7 +117,7 @@ func ruleOf(t *testing.T, rep ClientReport, id string) ClientRule {
 		}
 	}
 	t.Fatalf("no rule %s", id)
-	return ClientRule{}
+	return double.ClientRule{}
 }
 
 // client/retry-after is judged in arrival order: a request that arrived before the 503
@@ -125,7 +127,7 @@ func TestClientRuleRetryAfterCountsArrivalsNotAnswers(t *testing.T) {
 	wall := &fakeWall{t: time.Unix(1_800_000_000, 0)}
 	inDelay, release := make(chan struct{}), make(chan struct{})
 	srv, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
-		Double: Double{Scenarios: true, Journal: 10, WallClock: wall.now,
+		Double: double.Double{Scenarios: true, Journal: 10, WallClock: wall.now,
 			Sleep: func(context.Context, time.Duration) { close(inDelay); <-release }}})
 	require.NoError(t, err)
 	held := make(chan *httptest.ResponseRecorder)
@@ -137,12 +139,12 @@ func TestClientRuleRetryAfterCountsArrivalsNotAnswers(t *testing.T) {
 	require.Equal(t, http.StatusOK, (<-held).Code)
 	rep, err := srv.Report()
 	require.NoError(t, err)
-	assert.Zero(t, ruleOf(t, rep, RuleRetryAfter).Violations, "the held request came before the 503")
+	assert.Zero(t, ruleOf(t, rep, double.RuleRetryAfter).Violations, "the held request came before the 503")
 
 	call(t, srv, "GET", "/v1/pets", "", keyed...) // after the 503, no time passed
 	rep, err = srv.Report()
 	require.NoError(t, err)
-	assert.Equal(t, 1, ruleOf(t, rep, RuleRetryAfter).Violations)
+	assert.Equal(t, 1, ruleOf(t, rep, double.RuleRetryAfter).Violations)
 }
 
 // client/retry-after: a request before the end of the wait a 429 or 503 asked for breaks
@@ -157,7 +159,7 @@ func TestClientRuleRetryAfter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wall := &fakeWall{t: time.Unix(1_800_000_000, 0)}
 			srv, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
-				Double: Double{Scenarios: true, Journal: 10, WallClock: wall.now}})
+				Double: double.Double{Scenarios: true, Journal: 10, WallClock: wall.now}})
 			require.NoError(t, err)
 			w := call(t, srv, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "code=503")
 			require.Equal(t, http.StatusServiceUnavailable, w.Code)
@@ -165,8 +167,8 @@ func TestClientRuleRetryAfter(t *testing.T) {
 			call(t, srv, "GET", "/v1/pets", "", keyed...)
 			rep, err := srv.Report()
 			require.NoError(t, err)
-			rule := ruleOf(t, rep, RuleRetryAfter)
-			assert.Equal(t, LevelShould, rule.Level)
+			rule := ruleOf(t, rep, double.RuleRetryAfter)
+			assert.Equal(t, double.LevelShould, rule.Level)
 			assert.Equal(t, tc.want, rule.Violations, rule.Examples)
 			assert.Equal(t, "pass", rep.Verdict)
 			if tc.want > 0 {

@@ -1,6 +1,9 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -91,11 +94,11 @@ func TestClockMovesAcrossRemoval(t *testing.T) {
 	} {
 		w := admin(t, h, "POST", "/_admin/clock", body)
 		assert.Equal(t, want, w.Code, body)
-		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code, body)
+		assert.Equal(t, core.CodeInvalidRequest, errorBody(t, w).Code, body)
 	}
 	w = call(t, h, "POST", "/_admin/clock", `{"now":"2031-01-01"}`) // the API key is not the admin key
 	assert.Equal(t, http.StatusUnauthorized, w.Code)
-	assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeUnauthorized, errorBody(t, w).Code)
 	w = admin(t, h, "PUT", "/_admin/clock", "")
 	assert.Equal(t, "GET, HEAD, POST", w.Header().Get("Allow"))
 }
@@ -109,23 +112,23 @@ func TestStartAfterRemoval(t *testing.T) {
 	require.NoError(t, err)
 	w := call(t, srv, "GET", "/v1/pets/1", "")
 	require.Equal(t, http.StatusNotFound, w.Code)
-	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeNotFound, errorBody(t, w).Code)
 	require.NoError(t, srv.SetNow(after.AddDate(-1, 0, 0)))
 	assert.Equal(t, http.StatusOK, call(t, srv, "GET", "/v1/pets/1", "").Code)
 
 	plain, err := New(Config{APIKeys: []string{testKey}})
 	require.NoError(t, err)
-	assert.ErrorIs(t, plain.SetNow(after), ErrNoClock)
+	assert.ErrorIs(t, plain.SetNow(after), double.ErrNoClock)
 }
 
 // Prefer: code=NNN answers a documented status with a valid body, refuses an undocumented
 // one with a 400 that says why, and is ignored without Scenarios.
 func TestPreferCode(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: Double{Scenarios: true}})
+	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404")
 	require.Equal(t, http.StatusNotFound, w.Code)
 	e := errorBody(t, w)
-	assert.Equal(t, CodeNotFound, e.Code)
+	assert.Equal(t, core.CodeNotFound, e.Code)
 	assert.Contains(t, e.Message, "Prefer: code=404")
 	assert.Equal(t, "code=404", w.Header().Get("Preference-Applied"))
 	assert.NotEmpty(t, w.Header().Get("Sunset"), "a chosen answer of getPet is still one of getPet")
@@ -140,14 +143,14 @@ func TestPreferCode(t *testing.T) {
 		want               int
 		wantCode           string
 	}{
-		"revoked key":            {"GET", "/v1/pets", "", "code=401", 401, CodeUnauthorized},
-		"chosen 400, no create":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "code=400", 400, CodeInvalidRequest},
+		"revoked key":            {"GET", "/v1/pets", "", "code=401", 401, core.CodeUnauthorized},
+		"chosen 400, no create":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "code=400", 400, core.CodeInvalidRequest},
 		"success is the normal":  {"POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "code=201", 201, ""},
-		"not a number":           {"GET", "/v1/pets", "", "code=abc", 400, CodeInvalidRequest},
+		"not a number":           {"GET", "/v1/pets", "", "code=abc", 400, core.CodeInvalidRequest},
 		"other preferences":      {"GET", "/v1/pets", "", "return=minimal, respond-async", 200, ""},
-		"case and quotes":        {"GET", "/v1/pets/1", "", `Code="404"; x=1`, 404, CodeNotFound},
-		"the request first":      {"GET", "/v1/pets?limit=0", "", "code=404", 400, CodeInvalidRequest},
-		"a missing animal stays": {"GET", "/v1/pets/99", "", "code=200", 404, CodeNotFound},
+		"case and quotes":        {"GET", "/v1/pets/1", "", `Code="404"; x=1`, 404, core.CodeNotFound},
+		"the request first":      {"GET", "/v1/pets?limit=0", "", "code=404", 400, core.CodeInvalidRequest},
+		"a missing animal stays": {"GET", "/v1/pets/99", "", "code=200", 404, core.CodeNotFound},
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := call(t, h, tc.method, tc.path, tc.body, "Prefer", tc.prefer)
@@ -198,16 +201,16 @@ func TestPreferCodeIsValidated(t *testing.T) {
 	get := doc.Paths.Value("/pets/{petId}").Get
 	get.Responses.Status(404).Value.Content = openapi3.NewContentWithJSONSchemaRef(
 		openapi3.NewSchemaRef("", openapi3.NewStringSchema()))
-	h := newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: Double{Scenarios: true}})
+	h := newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404")
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
-	assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 }
 
 // Prefer: delay=MS and Latency ask the sleeper; nothing waits on the wall clock here.
 func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 	var s sleeper
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: Double{Scenarios: true, Sleep: s.sleep}})
+	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "delay=250, code=404")
 	assert.Equal(t, http.StatusNotFound, w.Code)
 	assert.Equal(t, "delay=250, code=404", w.Header().Get("Preference-Applied"))
@@ -217,7 +220,7 @@ func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 	assert.Contains(t, errorBody(t, w).Message, "from 0 to 10000")
 	assert.Empty(t, s.take(), "a refused delay is not waited")
 
-	h = newTestServer(t, Config{Double: Double{Latency: 40 * time.Millisecond, Sleep: s.sleep}})
+	h = newTestServer(t, Config{Double: double.Double{Latency: 40 * time.Millisecond, Sleep: s.sleep}})
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code)
 	assert.Equal(t, http.StatusUnauthorized, do(t, h, req{method: "GET", path: "/v1/pets"}).Code)
 	assert.Equal(t, http.StatusOK, do(t, h, req{method: "GET", path: "/healthz"}).Code)
@@ -227,12 +230,12 @@ func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 // FailRate answers the share of requests the random source puts under it with a 503.
 func TestFailRate(t *testing.T) {
 	var next atomic.Value
-	h := newTestServer(t, Config{Double: Double{FailRate: 0.25, Rand: func() float64 { return next.Load().(float64) }}})
+	h := newTestServer(t, Config{Double: double.Double{FailRate: 0.25, Rand: func() float64 { return next.Load().(float64) }}})
 	next.Store(0.2)
 	w := call(t, h, "GET", "/v1/pets", "")
 	require.Equal(t, http.StatusServiceUnavailable, w.Code)
 	assert.Equal(t, "1", w.Header().Get("Retry-After"))
-	assert.Equal(t, CodeUnavailable, errorBody(t, w).Code)
+	assert.Equal(t, double.CodeUnavailable, errorBody(t, w).Code)
 	next.Store(0.25)
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code)
 }
@@ -242,7 +245,7 @@ func TestRateLimit(t *testing.T) {
 	var now atomic.Int64
 	start := time.Date(2026, 1, 2, 3, 4, 5, 250_000_000, time.UTC)
 	now.Store(start.UnixNano())
-	h := newTestServer(t, Config{Double: Double{RateLimit: 3},
+	h := newTestServer(t, Config{Double: double.Double{RateLimit: 3},
 		Now: func() time.Time { return time.Unix(0, now.Load()).UTC() }})
 	for i := range 3 {
 		require.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code, i)
@@ -250,18 +253,18 @@ func TestRateLimit(t *testing.T) {
 	w := call(t, h, "GET", "/v1/pets", "")
 	require.Equal(t, http.StatusTooManyRequests, w.Code)
 	assert.Equal(t, "1", w.Header().Get("Retry-After"))
-	assert.Equal(t, CodeRateLimited, errorBody(t, w).Code)
+	assert.Equal(t, double.CodeRateLimited, errorBody(t, w).Code)
 	assert.Equal(t, http.StatusOK, do(t, h, req{method: "GET", path: "/healthz"}).Code, "outside the API")
 	now.Store(start.Add(750 * time.Millisecond).UnixNano())
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code, "the next second")
 }
 
 func TestDoubleConfigErrors(t *testing.T) {
-	for name, d := range map[string]Double{
+	for name, d := range map[string]double.Double{
 		"negative latency": {Latency: -time.Second},
 		"fail rate above":  {FailRate: 1.5},
 		"negative limit":   {RateLimit: -1},
-		"huge journal":     {Journal: MaxJournal + 1},
+		"huge journal":     {Journal: double.MaxJournal + 1},
 	} {
 		_, err := NewServer(Config{APIKeys: []string{testKey}, Double: d})
 		assert.Error(t, err, name)

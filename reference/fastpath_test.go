@@ -1,6 +1,9 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,26 +24,26 @@ import (
 // The store's encoding is byte for byte encoding/json's, for one animal and for a list.
 func TestStoredEncodingIsEncodingJSON(t *testing.T) {
 	names := []string{"Rex", `say "hi"\`, "<b>&amp;</b>", "é日本🐕", "line\u2028sep\u2029", "tab\there", "\ufffd"}
-	s := newStore([]string{"available", "pending", "sold"}, 100)
-	var want []Pet
+	s := core.NewStore([]string{"available", "pending", "sold"}, 100)
+	var want []core.Pet
 	for i, name := range names {
-		p := NewPet{Name: name, CategoryID: int64(i*1_000_003) - 3, Status: []string{"", "available", "pending", "sold"}[i%4]}
-		got, id, err := s.add(nil, p)
+		p := core.NewPet{Name: name, CategoryID: int64(i*1_000_003) - 3, Status: []string{"", "available", "pending", "sold"}[i%4]}
+		got, id, err := s.Add(nil, p)
 		require.NoError(t, err)
-		pet := Pet{ID: id, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}
+		pet := core.Pet{ID: id, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}
 		enc, err := json.Marshal(pet)
 		require.NoError(t, err)
 		assert.Equal(t, string(enc), string(got))
-		again, ok := s.appendPet(nil, id)
+		again, ok := s.AppendPet(nil, id)
 		require.True(t, ok)
 		assert.Equal(t, string(enc), string(again))
 		want = append(want, pet)
 	}
 	enc, err := json.Marshal(want)
 	require.NoError(t, err)
-	assert.Equal(t, string(enc), string(s.appendList(nil, 100, "")))
-	assert.Equal(t, "[]", string(s.appendList(nil, 100, "lost")))
-	_, ok := s.appendPet(nil, int64(len(names)+1))
+	assert.Equal(t, string(enc), string(s.AppendList(nil, 100, "")))
+	assert.Equal(t, "[]", string(s.AppendList(nil, 100, "lost")))
+	_, ok := s.AppendPet(nil, int64(len(names)+1))
 	assert.False(t, ok)
 }
 
@@ -62,18 +65,18 @@ func TestNoValidationAnswersTheSameBytes(t *testing.T) {
 // The plans for the spec as shipped: the GET operations take the request shortcut, and
 // every body made of stored animals is taken as validated.
 func TestPlansForTheSpec(t *testing.T) {
-	plans, err := newPlans(factsOf(t, spec.MustLoad()), true)
+	plans, err := fast.NewPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
-	assert.True(t, plans["listPets"].simpleRequest)
-	assert.True(t, plans["getPet"].simpleRequest)
-	assert.False(t, plans["createPet"].simpleRequest, "a request body is always validated in full")
-	assert.Equal(t, map[int]bodyKind{200: bodyPets}, plans["listPets"].bodies)
-	assert.Equal(t, map[int]bodyKind{200: bodyPet}, plans["getPet"].bodies)
-	assert.Equal(t, map[int]bodyKind{201: bodyPet}, plans["createPet"].bodies)
+	assert.True(t, plans["listPets"].SimpleRequest)
+	assert.True(t, plans["getPet"].SimpleRequest)
+	assert.False(t, plans["createPet"].SimpleRequest, "a request body is always validated in full")
+	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPets}, plans["listPets"].Bodies)
+	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPet}, plans["getPet"].Bodies)
+	assert.Equal(t, map[int]core.BodyKind{201: core.BodyPet}, plans["createPet"].Bodies)
 
-	plans, err = newPlans(factsOf(t, spec.MustLoad()), false)
+	plans, err = fast.NewPlans(factsOf(t, spec.MustLoad()), false)
 	require.NoError(t, err)
-	assert.Empty(t, plans["listPets"].bodies, "without the store's check nothing is taken as validated")
+	assert.Empty(t, plans["listPets"].Bodies, "without the store's check nothing is taken as validated")
 }
 
 // The request shortcut accepts only what ValidateRequest accepts, and accepts the usual
@@ -84,11 +87,11 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 	rdoc.Servers = openapi3.Servers{{URL: "/v1/"}}
 	router, err := gorillamux.NewRouter(&rdoc)
 	require.NoError(t, err)
-	plans, err := newPlans(factsOf(t, doc), true)
+	plans, err := fast.NewPlans(factsOf(t, doc), true)
 	require.NoError(t, err)
-	keys, err := newKeySet([]string{testKey})
+	keys, err := core.NewKeySet([]string{testKey})
 	require.NoError(t, err)
-	opts := &openapi3filter.Options{AuthenticationFunc: keys.authenticate, SkipSettingDefaults: true}
+	opts := &openapi3filter.Options{AuthenticationFunc: keys.Authenticate, SkipSettingDefaults: true}
 
 	values := []string{"", "0", "1", "20", "100", "101", maxLimit, aboveMax, "-1", "-0", "01", "+5", "1.0", "1e1", " 5", "5 ",
 		"0x10", "１", "9007199254740993", "9223372036854775807", "9223372036854775808", "99999999999999999",
@@ -112,7 +115,7 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			if !plans[route.Operation.OperationID].requestValid(r, params, keys.check(r)) {
+			if !plans[route.Operation.OperationID].RequestValid(r, params, keys.Check(r)) {
 				continue
 			}
 			shortcuts++
@@ -127,7 +130,7 @@ func TestRequestShortcutAgreesWithValidateRequest(t *testing.T) {
 		r.Header.Set("Authorization", authed)
 		route, params, err := router.FindRoute(r)
 		require.NoError(t, err)
-		assert.True(t, plans[route.Operation.OperationID].requestValid(r, params, keys.check(r)), path)
+		assert.True(t, plans[route.Operation.OperationID].RequestValid(r, params, keys.Check(r)), path)
 	}
 	assert.Greater(t, shortcuts, 10)
 }
@@ -139,9 +142,9 @@ func TestArrayConstraintFallsBackToFullValidation(t *testing.T) {
 	require.NoError(t, err)
 	two := uint64(2)
 	doc.Components.Schemas["Pets"].Value.MaxItems = &two
-	plans, err := newPlans(factsOf(t, doc), true)
+	plans, err := fast.NewPlans(factsOf(t, doc), true)
 	require.NoError(t, err)
-	assert.Empty(t, plans["listPets"].bodies)
+	assert.Empty(t, plans["listPets"].Bodies)
 
 	h := newTestServer(t, Config{Spec: doc, Seed: seedOf(3)})
 	w := do(t, h, get("/v1/pets"))
@@ -160,17 +163,17 @@ func TestInvalidPetIsNeverStored(t *testing.T) {
 	doc.Components.Schemas["Pet"].Value.Properties["name"].Value.MaxLength = &three
 
 	var log bytes.Buffer
-	h := newTestServer(t, Config{Spec: doc, Seed: []NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}}, Log: &log})
+	h := newTestServer(t, Config{Spec: doc, Seed: []core.NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}}, Log: &log})
 	w := do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`))
 	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
-	assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 	assert.Contains(t, log.String(), "response violates the spec")
 	assert.Equal(t, http.StatusNotFound, do(t, h, get("/v1/pets/2")).Code)
-	assert.Equal(t, []Pet{{ID: 1, Name: "Tom", CategoryID: 1, Status: "available"}}, pets(t, do(t, h, get("/v1/pets"))))
+	assert.Equal(t, []core.Pet{{ID: 1, Name: "Tom", CategoryID: 1, Status: "available"}}, pets(t, do(t, h, get("/v1/pets"))))
 	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rex","categoryId":1,"status":"available"}`)).Code)
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 2)
 
-	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}, Seed: []NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}, {Name: "Rexxx", CategoryID: 1, Status: "available"}}})
+	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}, Seed: []core.NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}, {Name: "Rexxx", CategoryID: 1, Status: "available"}}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "entry 1")
 

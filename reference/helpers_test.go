@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"encoding/json"
 	"io"
 	"net/http"
@@ -76,13 +78,13 @@ func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 }
 
 // errorBody decodes an Error body and checks the record's shape and status field.
-func errorBody(t testing.TB, w *httptest.ResponseRecorder) Error {
+func errorBody(t testing.TB, w *httptest.ResponseRecorder) core.Error {
 	t.Helper()
 	require.Equal(t, "application/json", w.Header().Get("Content-Type"), "body: %s", w.Body)
 	var fields map[string]any
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &fields), "body: %s", w.Body)
 	require.ElementsMatch(t, []string{"code", "message", "status"}, keys(fields), "body: %s", w.Body)
-	var e Error
+	var e core.Error
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e))
 	require.Equal(t, w.Code, e.Status, "Error.status repeats the HTTP status")
 	require.NotEmpty(t, e.Message)
@@ -97,10 +99,10 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-func pets(t testing.TB, w *httptest.ResponseRecorder) []Pet {
+func pets(t testing.TB, w *httptest.ResponseRecorder) []core.Pet {
 	t.Helper()
 	require.Equal(t, http.StatusOK, w.Code, "body: %s", w.Body)
-	var out []Pet
+	var out []core.Pet
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &out), "body: %s", w.Body)
 	return out
 }
@@ -154,18 +156,18 @@ func allowHeader(path string) string {
 // them again when the spec requires a status).
 var someStatuses = func() []string {
 	s := []string{"available", "pending", "sold", ""}
-	if statusRequired(shipped) {
+	if core.StatusRequired(shipped) {
 		s[3] = s[0]
 	}
 	return s
 }()
 
 // seedOf returns n animals cycling through someStatuses.
-func seedOf(n int) []NewPet {
+func seedOf(n int) []core.NewPet {
 	statuses := someStatuses
-	out := make([]NewPet, n)
+	out := make([]core.NewPet, n)
 	for i := range out {
-		out[i] = NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: statuses[i%4]}
+		out[i] = core.NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: statuses[i%4]}
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -13,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func journalOf(t *testing.T, h http.Handler, query string) Journal {
+func journalOf(t *testing.T, h http.Handler, query string) double.Journal {
 	t.Helper()
 	w := admin(t, h, "GET", "/_admin/requests"+query, "")
 	require.Equal(t, http.StatusOK, w.Code, w.Body)
-	var j Journal
+	var j double.Journal
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &j))
 	return j
 }
@@ -25,7 +28,7 @@ func journalOf(t *testing.T, h http.Handler, query string) Journal {
 // The journal lists a client's requests with the operation, the answer and the reason of a
 // refusal; filters select by operation, status and time; DELETE and reset empty it.
 func TestJournal(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: Double{Journal: 100}})
+	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 100}})
 	call(t, h, "GET", "/v1/pets?limit=1", "")
 	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
 	call(t, h, "GET", "/v1/pets/2", "")
@@ -56,7 +59,7 @@ func TestJournal(t *testing.T) {
 	assert.Contains(t, bad.Error.Message, `property "categoryId" is missing`)
 	assert.Equal(t, "none", j.Requests[3].Key)
 	assert.Equal(t, "", j.Requests[4].Operation)
-	assert.Equal(t, CodeNotFound, j.Requests[4].Error.Code)
+	assert.Equal(t, core.CodeNotFound, j.Requests[4].Error.Code)
 
 	for query, want := range map[string][]uint64{
 		"?operation=getPet":               {3},
@@ -80,7 +83,7 @@ func TestJournal(t *testing.T) {
 	for _, query := range []string{"?status=abc", "?status=9xx", "?since=yesterday", "?method=GET", "?status=200&status=201", "?operation=getPets"} {
 		w := admin(t, h, "GET", "/_admin/requests"+query, "")
 		assert.Equal(t, http.StatusBadRequest, w.Code, query)
-		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code, query)
+		assert.Equal(t, core.CodeInvalidRequest, errorBody(t, w).Code, query)
 	}
 	var ids []string
 	for _, o := range shipped.Ops {
@@ -108,11 +111,11 @@ func TestJournal(t *testing.T) {
 // body is capped.
 func TestJournalIsBounded(t *testing.T) {
 	const size = 8
-	h := newTestServer(t, Config{AdminKey: adminKey, Double: Double{Journal: size}})
+	h := newTestServer(t, Config{AdminKey: adminKey, Double: double.Double{Journal: size}})
 	for i := range 500 {
 		call(t, h, "GET", fmt.Sprintf("/v1/pets?limit=%d", 1+i%100), "")
 	}
-	long := `{"name":"Rex","categoryId":1,"status":"available","x":"` + strings.Repeat("a", 3*JournalBodyBytes) + `"}`
+	long := `{"name":"Rex","categoryId":1,"status":"available","x":"` + strings.Repeat("a", 3*double.JournalBodyBytes) + `"}`
 	call(t, h, "POST", "/v1/pets", long)
 	j := journalOf(t, h, "")
 	require.Len(t, j.Requests, size)
@@ -122,7 +125,7 @@ func TestJournalIsBounded(t *testing.T) {
 	}
 	last := j.Requests[size-1]
 	assert.Equal(t, 201, last.Status)
-	assert.Len(t, last.Body, JournalBodyBytes)
+	assert.Len(t, last.Body, double.JournalBodyBytes)
 	assert.True(t, last.BodyTruncated)
 }
 
@@ -144,7 +147,7 @@ func encodings(key string) []string {
 // and the body, plain and encoded.
 func TestJournalNeverHoldsTheKey(t *testing.T) {
 	const key = `k3y/with+odd=chars<&>"`
-	h := newTestServer(t, Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: Double{Journal: 100}})
+	h := newTestServer(t, Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: double.Double{Journal: 100}})
 	var sent int
 	for _, form := range append(encodings(key), encodings(adminKey)...) {
 		for _, r := range []*http.Request{
@@ -177,7 +180,7 @@ func TestJournalNeverHoldsTheKey(t *testing.T) {
 			assert.NotContains(t, out, form, "%s holds a form of a key", name)
 		}
 	}
-	assert.Contains(t, outputs["journal"], masked)
+	assert.Contains(t, outputs["journal"], "<redacted>")
 }
 
 func must[T any](v T, err error) T {
@@ -190,7 +193,7 @@ func must[T any](v T, err error) T {
 // The report counts each operation's calls, groups the rejections by reason, leaves chosen
 // answers out of them, and warns about the deprecated operation with its replacement.
 func TestClientReport(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: Double{Journal: 2, Scenarios: true}})
+	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 2, Scenarios: true}})
 	call(t, h, "GET", "/v1/pets", "")
 	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
 	call(t, h, "POST", "/v1/pets", `{"name":"Tom"}`)
@@ -201,13 +204,13 @@ func TestClientReport(t *testing.T) {
 	require.Equal(t, http.StatusOK, admin(t, h, "POST", "/_admin/clock", `{"now":"2031-01-01"}`).Code)
 	call(t, h, "GET", "/v1/pets/1", "")
 
-	var rep ClientReport
+	var rep double.ClientReport
 	w := admin(t, h, "GET", "/_admin/report", "")
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &rep))
 	assert.Equal(t, 7, rep.Requests, "the report outlives reset and the small journal")
-	byID := map[string]OperationReport{}
+	byID := map[string]double.OperationReport{}
 	for _, o := range rep.Operations {
 		byID[o.Operation] = o
 	}
@@ -215,13 +218,13 @@ func TestClientReport(t *testing.T) {
 	create := byID["createPet"]
 	assert.Equal(t, 2, create.Rejected)
 	require.Len(t, create.Reasons, 1, "grouped by message")
-	assert.Equal(t, Rejection{Status: 400, Code: CodeInvalidRequest, Message: create.Reasons[0].Message, Count: 2}, create.Reasons[0])
+	assert.Equal(t, double.Rejection{Status: 400, Code: core.CodeInvalidRequest, Message: create.Reasons[0].Message, Count: 2}, create.Reasons[0])
 	get := byID["getPet"]
 	assert.Equal(t, 4, get.Calls)
 	assert.Equal(t, map[int]int{200: 2, 404: 2}, get.Statuses)
 	assert.Equal(t, 1, get.Rejected, "the chosen 404 is not the client's fault; the removed operation's is")
 	require.NotNil(t, get.Deprecated)
-	assert.Equal(t, Deprecation{Sunset: "2030-12-05", Replacement: "listPets", CallsAfterSunset: 1}, *get.Deprecated)
+	assert.Equal(t, double.Deprecation{Sunset: "2030-12-05", Replacement: "listPets", CallsAfterSunset: 1}, *get.Deprecated)
 	require.Len(t, rep.Warnings, 1)
 	assert.Equal(t, "getPet (GET /v1/pets/{petId}) is deprecated and is removed on 2030-12-05; the client called it 4 times (once on or after the removal date): move to listPets (GET /v1/pets)", rep.Warnings[0])
 
@@ -235,7 +238,7 @@ func TestClientReport(t *testing.T) {
 	assert.Contains(t, md, "| createPet (POST /v1/pets) | 400 | invalid_request |")
 	assert.Equal(t, http.StatusBadRequest, admin(t, h, "GET", "/_admin/report?format=pdf", "").Code)
 
-	one := newTestServer(t, Config{AdminKey: adminKey, Double: Double{Journal: 10}})
+	one := newTestServer(t, Config{AdminKey: adminKey, Double: double.Double{Journal: 10}})
 	call(t, one, "GET", "/v1/pets", "")
 	w = call(t, one, "GET", "/_admin/report", "", "Authorization", "Bearer "+adminKey, "Accept", "text/markdown")
 	assert.Contains(t, w.Body.String(), "# Client report\n\n1 request.", "one request, in the singular")

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/double"
+
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -14,7 +16,7 @@ import (
 // GET /_admin/pact writes the journal's distinct interactions, the key a placeholder, the
 // answers loosened where the document leaves them open; chosen answers are left out.
 func TestAdminPact(t *testing.T) {
-	h := newTestServer(t, Config{AdminKey: adminKey, Seed: seedOf(3), Double: Double{Journal: 100, Scenarios: true}})
+	h := newTestServer(t, Config{AdminKey: adminKey, Seed: seedOf(3), Double: double.Double{Journal: 100, Scenarios: true}})
 	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
 	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
 	created := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":7,"status":"available"}`)
@@ -30,7 +32,7 @@ func TestAdminPact(t *testing.T) {
 	p, err := pact.Read(w.Body.Bytes())
 	require.NoError(t, err)
 	assert.Equal(t, "web", p.Consumer)
-	assert.Equal(t, DefaultPactProvider, p.Provider)
+	assert.Equal(t, double.DefaultPactProvider, p.Provider)
 	require.Len(t, p.Interactions, 4)
 
 	list := p.Interactions[0]
@@ -47,15 +49,15 @@ func TestAdminPact(t *testing.T) {
 
 	missing := p.Interactions[2]
 	assert.Equal(t, http.StatusNotFound, missing.Response.Status)
-	assert.Equal(t, []pact.State{{Name: StateNoAnimal, Params: map[string]any{"id": json.Number("999")}}}, missing.States)
+	assert.Equal(t, []pact.State{{Name: double.StateNoAnimal, Params: map[string]any{"id": json.Number("999")}}}, missing.States)
 	assert.JSONEq(t, `{"path":{"type":"ProviderState","expression":"/v1/pets/${id}","dataType":"STRING"}}`, string(missing.Request.Generators))
 
 	wrongKey := p.Interactions[3]
 	assert.Equal(t, http.StatusUnauthorized, wrongKey.Response.Status)
 	assert.Equal(t, "Bearer <redacted>", pact.Header(wrongKey.Request.Headers, "Authorization"), "a wrong key stays a wrong key")
 
-	_, err = (&Server{}).Pact("a", "b")
-	assert.ErrorIs(t, err, ErrNoJournal)
+	_, err = (&double.Server{}).Pact("a", "b")
+	assert.ErrorIs(t, err, double.ErrNoJournal)
 }
 
 // POST /_admin/pact/state sets a pact's provider state up: the animal, and its id.

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"net/http"
 	"strings"
 	"testing"
@@ -12,7 +14,7 @@ import (
 // Answers whose order or shape the review found inconsistent, in both validation modes.
 func TestAnswerPrecedenceAndShape(t *testing.T) {
 	for _, cfg := range []Config{{}, {NoValidation: true}} {
-		cfg.Seed = []NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}}
+		cfg.Seed = []core.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}}
 		h := newTestServer(t, cfg)
 		name := "validated"
 		if cfg.NoValidation {

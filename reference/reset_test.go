@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -45,7 +47,7 @@ func TestResetUnderLoad(t *testing.T) {
 					return
 				}
 				if i%3 == 2 {
-					var pets []Pet
+					var pets []core.Pet
 					if !assert.NoError(t, json.Unmarshal(rec.Body.Bytes(), &pets)) {
 						return // assert, not require: this is not the test's goroutine
 					}
@@ -70,7 +72,7 @@ func TestResetUnderLoad(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	reset()
-	var pets []Pet
+	var pets []core.Pet
 	require.NoError(t, json.Unmarshal(serve(h, newRequest(t, "GET", "/v1/pets?"+limitMax, nil)).Body.Bytes(), &pets))
 	require.Len(t, pets, len(seed))
 	for i, p := range pets {
@@ -85,10 +87,10 @@ func TestResetUnderLoad(t *testing.T) {
 func TestResetNeverReusesIDs(t *testing.T) {
 	const admin = "admin-key-for-reset"
 	h := newTestServer(t, Config{AdminKey: admin, Seed: seedOf(2)})
-	create := func() Pet {
+	create := func() core.Pet {
 		w := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":"Rex","categoryId":1,"status":"available"}`)))
 		require.Equal(t, http.StatusCreated, w.Code, "body: %s", w.Body)
-		var p Pet
+		var p core.Pet
 		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))
 		assert.Equal(t, fmt.Sprintf("/v1/pets/%d", p.ID), w.Header().Get("Location"))
 		return p

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"io"
 	"log"
 	"net/http"
@@ -16,20 +18,20 @@ import (
 // The routes found once at start (exactRoutes) are the router's: for every method and a
 // set of path spellings, findRoute and FindRoute name the same operation or fail alike.
 func TestExactRoutesAreTheRouters(t *testing.T) {
-	keys, err := newKeySet([]string{testKey})
+	keys, err := core.NewKeySet([]string{testKey})
 	require.NoError(t, err)
 	logger := log.New(io.Discard, "", 0)
-	a, err := newAPI(factsOf(t, spec.MustLoad()), nil, keys, &errorWriter{log: logger}, logger, apiOptions{})
+	a, err := core.NewAPI(factsOf(t, spec.MustLoad()), nil, keys, &core.ErrorWriter{Log: logger}, logger, core.APIOptions{})
 	require.NoError(t, err)
-	require.NotEmpty(t, a.exact)
+	require.NotEmpty(t, a.Exact)
 	shortcuts := 0
 	for _, path := range []string{"/v1/pets", "/v1/pets/", "/v1/pets/1", "/v1//pets", "/V1/pets", "/v1/Pets",
 		"/v1/pets?limit=1", "/v1/pet%73", "/v1/pets%2F1", "/v1", "/v1/", "/pets", "/v1/pets/1/x"} {
 		for _, method := range []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "get"} {
 			r := httptest.NewRequest(method, "http://example.com"+path, nil)
-			route, params, err := a.findRoute(r)
-			want, wantParams, wantErr := a.route(r)
-			if _, ok := a.exact[r.URL.Path][r.Method]; ok && r.URL.RawPath == "" {
+			route, params, err := a.FindRoute(r)
+			want, wantParams, wantErr := a.Route(r)
+			if _, ok := a.Exact[r.URL.Path][r.Method]; ok && r.URL.RawPath == "" {
 				shortcuts++
 			}
 			if wantErr != nil {
@@ -43,7 +45,7 @@ func TestExactRoutesAreTheRouters(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, shortcuts, "GET and POST, on /v1/pets and /v1/pets?limit=1")
-	assert.Equal(t, http.MethodGet, a.exact["/v1/pets"]["GET"].Method)
+	assert.Equal(t, http.MethodGet, a.Exact["/v1/pets"]["GET"].Method)
 }
 
 // A 404 says where to look when a person would want it: a documented path without the base

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"bytes"
 	"net/http"
 	"net/http/httptest"
@@ -81,7 +83,7 @@ func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 	require.NoError(t, err)
 	w := do(t, h, get("/v1/pets"))
 	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
-	assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 	logw.mu.Lock()
 	defer logw.mu.Unlock()
 	assert.Contains(t, logw.buf.String(), "panic: GET /v1/pets: log sink broken")
@@ -90,7 +92,7 @@ func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 // A panic after the response has started cannot become an Error: the handler aborts, so that
 // net/http closes the connection instead of ending a truncated response cleanly.
 func TestPanicAfterWriteAborts(t *testing.T) {
-	h := guard(&errorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := core.Guard(&core.ErrorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		panic("late")
 	}))

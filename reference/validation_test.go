@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"github.com/petstore/petstore/reference/internal/core"
+
 	"bytes"
 	"io"
 	"net/http"
@@ -19,7 +21,7 @@ import (
 // Every operation of the spec has a handler and every handler an operation.
 func TestHandlersMatchSpecOperations(t *testing.T) {
 	var handled []string
-	for id := range (&server{}).routes() {
+	for id := range (&core.Server{}).Routes() {
 		handled = append(handled, id)
 		assert.Contains(t, shipped.ByID, id, "a hand-written handler for an operation the spec lacks")
 	}
@@ -67,7 +69,7 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 			require.NoError(t, err)
 			w := do(t, h, get("/v1/pets"))
 			require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
-			assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+			assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 			assert.Contains(t, logBuf.String(), "response violates the spec: GET /v1/pets")
 
 			// Lenient: logged, and the broken response goes out as it was.
@@ -98,7 +100,7 @@ func TestPanicBecomesErrorBody(t *testing.T) {
 		require.NoError(t, err)
 		w := do(t, h, get("/v1/pets/1"))
 		require.Equal(t, http.StatusInternalServerError, w.Code)
-		assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 		// The handler's own header does not leak into the replacement; the operation's
 		// Sunset, which every answer of a deprecated operation carries, is there.
 		assert.Equal(t, "Thu, 05 Dec 2030 00:00:00 GMT", w.Header().Get("Sunset"))
@@ -192,9 +194,9 @@ func TestServedSpecNamesThisServer(t *testing.T) {
 
 	// A description without servers gets this server's; one whose servers are written
 	// inline is left as written.
-	assert.Equal(t, "openapi: 3.0.3\nservers:\n  - url: \"http://h/v1\"\n    description: This server.\n", string(withOwnServer([]byte("openapi: 3.0.3\n"), "http://h/v1")))
+	assert.Equal(t, "openapi: 3.0.3\nservers:\n  - url: \"http://h/v1\"\n    description: This server.\n", string(core.WithOwnServer([]byte("openapi: 3.0.3\n"), "http://h/v1")))
 	inline := []byte("openapi: 3.0.3\nservers: [{url: /v1}]\n")
-	assert.Equal(t, inline, withOwnServer(inline, "http://h/v1"))
+	assert.Equal(t, inline, core.WithOwnServer(inline, "http://h/v1"))
 }
 
 // HEAD works wherever GET does outside the API (RFC 9110 9.3.2): the GET's headers, no body.
@@ -236,14 +238,14 @@ func TestAdminReset(t *testing.T) {
 	for _, auth := range []string{"", "Bearer " + testKey, "Bearer wrong"} {
 		w := do(t, h, reset(auth))
 		assert.Equal(t, http.StatusUnauthorized, w.Code, auth)
-		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeUnauthorized, errorBody(t, w).Code)
 	}
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 4)
 	assert.Equal(t, http.StatusNoContent, do(t, h, reset("Bearer admin")).Code)
 	got := pets(t, do(t, h, get("/v1/pets")))
 	require.Len(t, got, 3)
 	for i, p := range got {
-		assert.Equal(t, Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
+		assert.Equal(t, core.Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
 	}
 	w := do(t, h, create)
 	assert.True(t, strings.HasSuffix(w.Header().Get("Location"), "/pets/5"), "id 4 went with the reset and is not reused")
@@ -254,7 +256,7 @@ func TestNewServerConfigErrors(t *testing.T) {
 		"no keys":        {},
 		"empty key":      {APIKeys: []string{""}},
 		"key with space": {APIKeys: []string{"a b"}},
-		"bad seed":       {APIKeys: []string{"k"}, Seed: []NewPet{{Name: "Rex", CategoryID: 1, Status: "lost"}}},
+		"bad seed":       {APIKeys: []string{"k"}, Seed: []core.NewPet{{Name: "Rex", CategoryID: 1, Status: "lost"}}},
 		"seed over cap":  {APIKeys: []string{"k"}, Seed: seedOf(3), MaxPets: 2},
 	} {
 		_, err := NewServer(cfg)
@@ -275,11 +277,11 @@ func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
 		w := do(t, h, tc.req)
 		assert.Equal(t, http.StatusMethodNotAllowed, w.Code, tc.req.path)
 		assert.Equal(t, tc.allow, w.Header().Get("Allow"))
-		assert.Equal(t, CodeMethodNotAllowed, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeMethodNotAllowed, errorBody(t, w).Code)
 	}
 	w := do(t, h, get("/v1//pets"))
 	assert.Equal(t, http.StatusNotFound, w.Code, "no redirect for an unclean path")
-	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeNotFound, errorBody(t, w).Code)
 }
 
 // Behind a reverse proxy the access log can show the forwarded client, and only when asked:
