@@ -79,7 +79,7 @@ func (l *panickyLog) Write(p []byte) (int, error) {
 func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 	logw := &panickyLog{trigger: "response violates the spec"}
 	h, err := newServer(Config{APIKeys: []string{testKey}, Log: logw, Now: fixedNow},
-		func(m map[string]http.Handler) { m["listPets"] = brokenHandlers["pet without name"] })
+		func(m map[string]core.Handler) { m["listPets"] = brokenHandlers["pet without name"] })
 	require.NoError(t, err)
 	w := do(t, h, get("/v1/pets"))
 	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)

@@ -63,7 +63,7 @@ func New(cfg Config) (*Server, error) { return newServer(cfg, nil) }
 
 // newServer is New with a hook for tests that replace handlers (a deliberately broken one
 // shows that response validation catches it).
-func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error) {
+func newServer(cfg Config, patch func(map[string]core.Handler)) (*Server, error) {
 	doc, raw, err := specOf(cfg)
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (cfg *Config) complete() error {
 // newFastReference is the pure reference with its fast paths: the store validates each
 // animal once when it is stored, createPet decodes the usual body in one pass, and the api
 // takes the precomputed checks' word where they are certain (fast_plan.go).
-func newFastReference(facts *spec.Facts, cfg Config, keys *core.KeySet, logger *log.Logger, patch func(map[string]http.Handler)) (*core.Server, *core.API, error) {
+func newFastReference(facts *spec.Facts, cfg Config, keys *core.KeySet, logger *log.Logger, patch func(map[string]core.Handler)) (*core.Server, *core.API, error) {
 	var check func([]byte) error
 	if !cfg.NoValidation && !cfg.Lenient {
 		// Each animal's encoding is validated once, when stored; in lenient mode every

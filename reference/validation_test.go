@@ -40,21 +40,21 @@ func TestNewServerRefusesHandlerWithoutOperation(t *testing.T) {
 }
 
 // broken handlers whose output breaks the spec, each caught by response validation.
-var brokenHandlers = map[string]http.HandlerFunc{
-	"pet without name": func(w http.ResponseWriter, r *http.Request) {
+var brokenHandlers = map[string]core.Handler{
+	"pet without name": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"id":1,"categoryId":1}]`))
 	},
-	"undocumented status": func(w http.ResponseWriter, r *http.Request) {
+	"undocumented status": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusTeapot)
 		_, _ = w.Write([]byte(`[]`))
 	},
-	"text body": func(w http.ResponseWriter, r *http.Request) {
+	"text body": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok"))
 	},
-	"unknown status value": func(w http.ResponseWriter, r *http.Request) {
+	"unknown status value": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]`))
 	},
@@ -65,7 +65,7 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var logBuf bytes.Buffer
 			h, err := newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow},
-				func(m map[string]http.Handler) { m["listPets"] = broken })
+				func(m map[string]core.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
 			w := do(t, h, get("/v1/pets"))
 			require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
@@ -75,11 +75,12 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 			// Lenient: logged, and the broken response goes out as it was.
 			logBuf.Reset()
 			h, err = newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow, Lenient: true},
-				func(m map[string]http.Handler) { m["listPets"] = broken })
+				func(m map[string]core.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
-			want := serve(broken, newRequest(t, "GET", "/v1/pets", nil))
+			want := &core.Recorder{Headers: http.Header{}}
+			broken(want, newRequest(t, "GET", "/v1/pets", nil))
 			w = do(t, h, get("/v1/pets"))
-			assert.Equal(t, want.Code, w.Code)
+			assert.Equal(t, want.Status, w.Code)
 			assert.Equal(t, want.Body.String(), w.Body.String())
 			assert.Contains(t, logBuf.String(), "response violates the spec")
 		})
@@ -91,11 +92,11 @@ func TestPanicBecomesErrorBody(t *testing.T) {
 	for _, cfg := range []Config{{}, {Lenient: true}, {NoValidation: true}} {
 		var logBuf bytes.Buffer
 		cfg.APIKeys, cfg.Log = []string{testKey}, &logBuf
-		h, err := newServer(cfg, func(m map[string]http.Handler) {
-			m["getPet"] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, err := newServer(cfg, func(m map[string]core.Handler) {
+			m["getPet"] = func(w *core.Recorder, r *http.Request) {
 				w.Header().Set("Sunset", "soon") // must not leak into the replacement
 				panic("handler bug")
-			})
+			}
 		})
 		require.NoError(t, err)
 		w := do(t, h, get("/v1/pets/1"))

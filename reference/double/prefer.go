@@ -4,11 +4,9 @@ import (
 	"github.com/petstore/petstore/reference/internal/core"
 
 	"context"
-	"log"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -96,7 +94,7 @@ func parsePrefer(fields []string) (preference, error) {
 // apply returns the handler that answers r: h, or one that writes the chosen answer. w is
 // where Preference-Applied goes; delays are waited here, and a fault on the connection is
 // made here (it does not return).
-func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
+func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Operation, h core.Handler) (core.Handler, error) {
 	fields := r.Header.Values("Prefer")
 	if len(fields) == 0 {
 		return h, nil
@@ -137,7 +135,7 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 		applied = append(applied, "delay="+strconv.FormatInt(p.delay.Milliseconds(), 10))
 	}
 	if example != nil {
-		h = example
+		h = example.answer
 		applied = append(applied, "example="+p.example)
 		if p.code != 0 {
 			applied = append(applied, "code="+strconv.Itoa(p.code))
@@ -147,25 +145,34 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 		chosen := core.NewError(p.code, codeFor(p.code), "%s (the answer the request chose with Prefer: code=%d)",
 			http.StatusText(p.code), p.code)
 		outside := !op.HasStatus(p.code)
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h = func(rec *core.Recorder, r *http.Request) {
 			if gatewayStatus(p.code) {
-				w.Header().Set("Retry-After", strconv.Itoa(ChosenRetryAfter))
+				rec.Header().Set("Retry-After", strconv.Itoa(ChosenRetryAfter))
 			}
-			sc.ew.WriteError(w, r, chosen)
-			if rec, ok := w.(*core.Recorder); ok && outside {
+			sc.ew.Fail(rec, r, chosen)
+			if outside {
 				rec.OutsideSpec = true // a gateway's answer, which the spec need not document
 			}
-		})
+		}
 		applied = append(applied, "code="+strconv.Itoa(p.code))
 	}
 	if p.code > 0 && p.code < 400 && example == nil {
 		// A success or redirect is the operation's own answer: the preference was applied
 		// when that is the status it gives (a getPet of an unknown id still gets its 404).
 		inner, before := h, applied
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			inner.ServeHTTP(&appliedOnStatus{ResponseWriter: w, code: p.code, applied: before}, r)
-		})
-		return h, nil
+		return func(rec *core.Recorder, r *http.Request) {
+			inner(rec, r)
+			if rec.Status == 0 {
+				return // nothing answered yet: the status is the recorder's own 200
+			}
+			applied := before
+			if rec.Status == p.code {
+				applied = append(applied[:len(applied):len(applied)], "code="+strconv.Itoa(p.code))
+			}
+			if len(applied) > 0 {
+				rec.Header().Set("Preference-Applied", strings.Join(applied, ", "))
+			}
+		}, nil
 	}
 	if len(applied) > 0 {
 		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
@@ -179,39 +186,6 @@ func (sc *scenarios) apply(w http.ResponseWriter, r *http.Request, op spec.Opera
 func gatewayStatus(code int) bool {
 	return code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable
 }
-
-// appliedOnStatus sets Preference-Applied when the answer's status is written: the
-// preferences applied so far, and code=N when the status is the one the request chose.
-type appliedOnStatus struct {
-	http.ResponseWriter
-	code    int
-	applied []string
-	written bool
-}
-
-func (a *appliedOnStatus) WriteHeader(status int) {
-	if !a.written {
-		a.written = true
-		applied := a.applied
-		if status == a.code {
-			applied = append(applied[:len(applied):len(applied)], "code="+strconv.Itoa(a.code))
-		}
-		if len(applied) > 0 {
-			a.Header().Set("Preference-Applied", strings.Join(applied, ", "))
-		}
-	}
-	a.ResponseWriter.WriteHeader(status)
-}
-
-func (a *appliedOnStatus) Write(b []byte) (int, error) {
-	if !a.written {
-		a.WriteHeader(http.StatusOK)
-	}
-	return a.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (a *appliedOnStatus) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // codeFor returns the Error code of a status the server chooses to answer (Prefer: code=NNN).
 func codeFor(status int) string {
@@ -253,29 +227,4 @@ func joinInts(ns []int) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// preferIgnored is the chooser of a server without scenarios: every answer is its own, and
-// the first request that asks for another (Prefer: code=, delay=, fault=, example=) gets a line in the log
-// saying how to turn scenarios on, so a client developer is not left to wonder.
-func preferIgnored(logger *log.Logger) core.Chooser {
-	var once sync.Once
-	return func(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error) {
-		if p := strings.ToLower(strings.Join(r.Header.Values("Prefer"), ",")); logger != nil && asksScenario(p) {
-			once.Do(func() {
-				logger.Printf("a request asks for %q in Prefer, which this server ignores: start it with --scenarios (Config.Double.Scenarios) to choose answers", p)
-			})
-		}
-		return h, nil
-	}
-}
-
-// asksScenario says a Prefer value (lower case) asks for a preference of the scenarios.
-func asksScenario(prefer string) bool {
-	for _, name := range []string{"code=", "delay=", "fault=", "example="} {
-		if strings.Contains(prefer, name) {
-			return true
-		}
-	}
-	return false
 }

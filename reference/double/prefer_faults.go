@@ -100,10 +100,10 @@ type chosenExample struct {
 	body   []byte
 }
 
-func (e *chosenExample) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.status)
-	_, _ = w.Write(e.body)
+func (e *chosenExample) answer(rec *core.Recorder, r *http.Request) {
+	rec.Header().Set("Content-Type", "application/json")
+	rec.WriteHeader(e.status)
+	_, _ = rec.Write(e.body)
 }
 
 // exampleOf finds the named example of op's JSON answers (of status code only, when not

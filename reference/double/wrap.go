@@ -38,8 +38,6 @@ func (srv *Server) Wrap(set Settings, facts *spec.Facts, s *core.Server, a *core
 	d := set.Double
 	if d.Scenarios {
 		a.Choose = (&scenarios{sleep: d.Sleep, ew: s.EW}).apply
-	} else {
-		a.Choose = preferIgnored(s.EW.Log)
 	}
 	if d.Journal > 0 {
 		srv.rec = newRecording(facts, a.Route, keys, d.Journal, set.Secrets, srv.now, d.WallClock)

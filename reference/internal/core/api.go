@@ -7,15 +7,16 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	"github.com/gorilla/handlers"
 
 	"github.com/petstore/petstore/spec"
 )
@@ -26,7 +27,7 @@ import (
 // carry the headers the handler had set.
 type API struct {
 	Route   func(*http.Request) (*routers.Route, map[string]string, error) // the facts' router
-	ops     map[string]http.Handler                                        // by operationId, each behind panic recovery
+	ops     map[string]Handler                                             // by operationId, each behind panic recovery
 	Methods []string                                                       // every method the spec uses, for Allow
 	opts    *openapi3filter.Options
 	ew      *ErrorWriter
@@ -38,9 +39,11 @@ type API struct {
 	Exact map[string]map[string]*routers.Route
 	// shortcuts are the fast paths' checks, by operationId (fast_plan.go); none: noShortcut.
 	Shortcuts map[string]Shortcut
-	// choose, when set, may replace an operation's handler once the request has passed its
-	// checks (the double's Prefer scenarios, double_prefer.go).
+	// Choose, when set, may replace an operation's handler once the request has passed its
+	// checks (the double's Prefer scenarios); unset, Prefer is ignored (preferIgnored).
 	Choose Chooser
+	// preferNoted is done once a request asked for a scenario of the double that is off.
+	preferNoted sync.Once
 }
 
 // apiOptions are the settings of the api from Config.
@@ -76,7 +79,7 @@ func (noShortcut) ResponseValid(*Recorder) bool                                 
 
 // A chooser returns the handler that answers r in h's place, or an error to answer; w is
 // for the headers that say what was chosen.
-type Chooser func(w http.ResponseWriter, r *http.Request, op spec.Operation, h http.Handler) (http.Handler, error)
+type Chooser func(w http.ResponseWriter, r *http.Request, op spec.Operation, h Handler) (Handler, error)
 
 // opFacts is what every request of an operation needs from the spec, worked out at start.
 type opFacts struct {
@@ -111,13 +114,13 @@ func operationFacts(ops []spec.Operation) map[string]opFacts {
 }
 
 // newAPI serves the operations, each with its handler.
-func NewAPI(facts *spec.Facts, handlersByID map[string]http.Handler, keys *KeySet,
+func NewAPI(facts *spec.Facts, handlersByID map[string]Handler, keys *KeySet,
 	ew *ErrorWriter, logger *log.Logger, o APIOptions) (*API, error) {
 	a := &API{
 		facts:      operationFacts(facts.Ops),
 		APIOptions: o,
 		Route:      facts.Validator.Route, // on the base path alone: the servers are other hosts
-		ops:        map[string]http.Handler{},
+		ops:        map[string]Handler{},
 		ew:         ew,
 		log:        logger,
 		keys:       keys,
@@ -136,9 +139,8 @@ func NewAPI(facts *spec.Facts, handlersByID map[string]http.Handler, keys *KeySe
 		}
 		return err.Reason
 	})
-	recovery := handlers.RecoveryHandler(handlers.RecoveryLogger(logger), handlers.PrintRecoveryStack(true))
 	for id, h := range handlersByID {
-		a.ops[id] = recovery(h)
+		a.ops[id] = recovered(h, logger)
 	}
 	for _, op := range facts.Ops {
 		if !slices.Contains(a.Methods, op.Method) {
@@ -256,6 +258,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.ew.WriteError(w, r, err)
 			return
 		}
+	} else {
+		a.preferIgnored(r)
 	}
 	a.answer(w, r, h, route, params, sc)
 }
@@ -291,10 +295,10 @@ func (a *API) validateRequest(r *http.Request, route *routers.Route, params map[
 
 // answer runs h and sends its response once it has been validated: one that breaks the spec
 // is logged and, unless lenient, replaced by a 500 Error.
-func (a *API) answer(w http.ResponseWriter, r *http.Request, h http.Handler, route *routers.Route, params map[string]string, sc Shortcut) {
+func (a *API) answer(w http.ResponseWriter, r *http.Request, h Handler, route *routers.Route, params map[string]string, sc Shortcut) {
 	rec := GetRecorder()
 	defer PutRecorder(rec)
-	h.ServeHTTP(rec, r)
+	h(rec, r)
 	if rec.Status == http.StatusInternalServerError && rec.Body.Len() == 0 {
 		rec.reset()
 		a.ew.WriteError(rec, r, errPanicked)
@@ -334,4 +338,37 @@ func (a *API) allowed(r *http.Request) string {
 		}
 	}
 	return strings.Join(allow, ", ")
+}
+
+// recovered is h behind a recovery, as gorilla's RecoveryHandler with its stack printed: a
+// panic is logged and leaves a 500 without a body, which answer replaces with an Error.
+func recovered(h Handler, logger *log.Logger) Handler {
+	return func(rec *Recorder, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				rec.WriteHeader(http.StatusInternalServerError)
+				logger.Println(v)
+				logger.Println(string(debug.Stack()))
+			}
+		}()
+		h(rec, r)
+	}
+}
+
+// preferIgnored notes, on a server without the double's scenarios, the first request that
+// asks for another answer than its own (Prefer: code=, delay=, fault=, example=): a line
+// in the log says how to turn scenarios on, so a client developer is not left to wonder.
+func (a *API) preferIgnored(r *http.Request) {
+	if _, ok := r.Header["Prefer"]; !ok {
+		return
+	}
+	p := strings.ToLower(strings.Join(r.Header.Values("Prefer"), ","))
+	for _, name := range []string{"code=", "delay=", "fault=", "example="} {
+		if strings.Contains(p, name) {
+			a.preferNoted.Do(func() {
+				a.log.Printf("a request asks for %q in Prefer, which this server ignores: start it with --scenarios (Config.Double.Scenarios) to choose answers", p)
+			})
+			return
+		}
+	}
 }

@@ -80,7 +80,7 @@ type ErrorWriter struct {
 	NoRoute func(r *http.Request) *Error
 }
 
-func (ew *ErrorWriter) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+func (ew *ErrorWriter) WriteError(w http.ResponseWriter, r *http.Request, err error) *Error {
 	e := ew.classify(r, err)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
@@ -99,11 +99,6 @@ func (ew *ErrorWriter) WriteError(w http.ResponseWriter, r *http.Request, err er
 			h.Set("Allow", m.allow)
 		}
 	}
-	if rec, ok := w.(*Recorder); ok {
-		// The spec cannot list every limit of a deployment (section 8: request size limits
-		// are not shown); an Error for one is the server's answer, not drift to catch.
-		rec.OutsideSpec = outsideSpec[e.Status]
-	}
 	if len(e.Message) > MaxMessageBytes {
 		short := *e
 		short.Message = Truncate(e.Message, MaxMessageBytes)
@@ -112,6 +107,14 @@ func (ew *ErrorWriter) WriteError(w http.ResponseWriter, r *http.Request, err er
 	body, _ := json.Marshal(e) // an Error of strings and an int always marshals
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))
+	return e
+}
+
+// Fail answers err into the recorder of an operation's handler. The spec cannot list every
+// limit of a deployment (section 8: request size limits are not shown); an Error for one
+// is the server's answer, not drift to catch.
+func (ew *ErrorWriter) Fail(rec *Recorder, r *http.Request, err error) {
+	rec.OutsideSpec = outsideSpec[ew.WriteError(rec, r, err).Status]
 }
 
 // maxMessageBytes bounds Error.message: messages quote the offending value, and a client

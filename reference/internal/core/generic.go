@@ -64,7 +64,7 @@ var actedOn = map[string][]string{
 
 // genericOps adds to hs, the hand-written handlers, a handler for every other operation of
 // the spec, and works out the list's filters and the Coverage.
-func (s *Server) genericOps(facts *spec.Facts, hs map[string]http.Handler) {
+func (s *Server) genericOps(facts *spec.Facts, hs map[string]Handler) {
 	g := &generic{}
 	s.Gen = g
 	list := facts.ByID[spec.OpList]
@@ -170,7 +170,7 @@ func itemParam(op spec.Operation, params openapi3.Parameters, listPath string) s
 }
 
 // byShape returns the handler of op's shape and what it does, or nil and why there is none.
-func (s *Server) byShape(op spec.Operation, params openapi3.Parameters, listPath string) (h http.Handler, does, why string) {
+func (s *Server) byShape(op spec.Operation, params openapi3.Parameters, listPath string) (h Handler, does, why string) {
 	param := itemParam(op, params, listPath)
 	if param == "" {
 		return nil, "", "no standard shape (only DELETE, PUT and PATCH on " + listPath + "/{id} are served by shape)"
@@ -267,22 +267,22 @@ func statusList(statuses []int) string {
 	return strings.Join(words, " and ")
 }
 
-// outsideSpecFor marks h's answers with one of statuses as outside the spec, as writeError
-// does for a limit's (outsideSpec): the spec's response checks let them through.
-func outsideSpecFor(statuses []int, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r)
-		if rec, ok := w.(*Recorder); ok && slices.Contains(statuses, rec.Status) {
+// outsideSpecFor marks h's answers with one of statuses as outside the spec, as Fail does
+// for a limit's (outsideSpec): the spec's response checks let them through.
+func outsideSpecFor(statuses []int, h Handler) Handler {
+	return func(rec *Recorder, r *http.Request) {
+		h(rec, r)
+		if slices.Contains(statuses, rec.Status) {
 			rec.OutsideSpec = true
 		}
-	})
+	}
 }
 
 // notImplemented answers every request of op that passes the api's checks with a 501 Error.
-func (s *Server) notImplemented(op spec.Operation, why string) http.Handler {
+func (s *Server) notImplemented(op spec.Operation, why string) Handler {
 	e := NewError(http.StatusNotImplemented, CodeNotImplemented,
 		"%s %s (%s) is in the spec but the reference server cannot serve it: %s", op.Method, s.base+op.Path, op.ID, why)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.EW.WriteError(w, r, e) })
+	return func(rec *Recorder, r *http.Request) { s.EW.Fail(rec, r, e) }
 }
 
 // pathNotFound says whether op answers a path parameter it refuses with 404 (unknownID)
@@ -312,19 +312,19 @@ func pathID(op spec.Operation, name string) func(*http.Request) (int64, error) {
 	}
 }
 
-func (s *Server) handleDelete(idOf func(*http.Request) (int64, error), status int) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleDelete(idOf func(*http.Request) (int64, error), status int) Handler {
+	return func(rec *Recorder, r *http.Request) {
 		id, err := idOf(r)
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		if !s.Store.remove(id) {
-			s.EW.WriteError(w, r, notFound("pet %d not found", id))
+			s.EW.Fail(rec, r, notFound("pet %d not found", id))
 			return
 		}
-		w.WriteHeader(status)
-	})
+		rec.WriteHeader(status)
+	}
 }
 
 // A change makes the animal to store from the one stored (its JSON encoding) and the body.
@@ -333,24 +333,24 @@ type change func(stored, body []byte, id int64) (NewPet, error)
 // handleChange serves PUT and PATCH on the item path: the body, with the animal stored under
 // the path's id, makes the new animal, which replaces it. ok and empty are the success
 // statuses (successOf).
-func (s *Server) handleChange(idOf func(*http.Request) (int64, error), content openapi3.Content, ok, empty int, next change) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleChange(idOf func(*http.Request) (int64, error), content openapi3.Content, ok, empty int, next change) Handler {
+	return func(rec *Recorder, r *http.Request) {
 		id, err := idOf(r)
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		body, err := readBody(r)
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		if len(body) == 0 {
-			s.EW.WriteError(w, r, Invalid("request body is required"))
+			s.EW.Fail(rec, r, Invalid("request body is required"))
 			return
 		}
 		if !mediaTypeOK(content, r) {
-			s.EW.WriteError(w, r, UnsupportedMediaType(r))
+			s.EW.Fail(rec, r, UnsupportedMediaType(r))
 			return
 		}
 		buf := getBuf()
@@ -359,7 +359,7 @@ func (s *Server) handleChange(idOf func(*http.Request) (int64, error), content o
 		defer s.Gen.writes.Unlock()
 		stored, found := s.Store.AppendPet((*buf)[:0], id)
 		if !found {
-			s.EW.WriteError(w, r, notFound("pet %d not found", id))
+			s.EW.Fail(rec, r, notFound("pet %d not found", id))
 			return
 		}
 		p, err := next(stored, body, id)
@@ -367,22 +367,22 @@ func (s *Server) handleChange(idOf func(*http.Request) (int64, error), content o
 			err = ValidateNewPet(p, s.statuses, s.statusRequired)
 		}
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		if *buf, found, err = s.Store.replace((*buf)[:0], id, p); err == nil && !found {
 			err = notFound("pet %d not found", id) // removed meanwhile
 		}
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		if ok == 0 {
-			w.WriteHeader(empty)
+			rec.WriteHeader(empty)
 			return
 		}
-		writeStored(w, ok, BodyOther, *buf) // validated in full: the schema is the spec author's
-	})
+		rec.Stored(ok, BodyOther, *buf) // validated in full: the schema is the spec author's
+	}
 }
 
 // replaceWith is PUT's change: the body is the new animal; an id in it must be the path's.

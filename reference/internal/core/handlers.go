@@ -78,17 +78,17 @@ func NewServerState(facts *spec.Facts, now func() time.Time, maxPets int, seed [
 // The handlers check their input themselves: with Config.NoValidation they are all there is,
 // and with validation on they must agree with it (the server's tests run both ways).
 
-func (s *Server) handleListPets() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleListPets() Handler {
+	return func(rec *Recorder, r *http.Request) {
 		q := QueryOf(r)
 		limit := s.limit.Default
 		if v, ok, err := single(q, "limit"); err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		} else if ok {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < s.limit.Min || n > s.limit.Max {
-				s.EW.WriteError(w, r, Invalid("limit must be an integer from %d to %d, got %q",
+				s.EW.Fail(rec, r, Invalid("limit must be an integer from %d to %d, got %q",
 					s.limit.Min, s.limit.Max, v))
 				return
 			}
@@ -96,23 +96,23 @@ func (s *Server) handleListPets() http.Handler {
 		}
 		status, ok, err := single(q, "status")
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		if ok && !slices.Contains(s.statuses, status) {
-			s.EW.WriteError(w, r, Invalid("status must be one of %v, got %q", s.statuses, status))
+			s.EW.Fail(rec, r, Invalid("status must be one of %v, got %q", s.statuses, status))
 			return
 		}
 		match, err := s.Gen.match(q) // the spec's other filters (generic.go)
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		buf := getBuf()
 		defer putBuf(buf)
 		*buf = s.Store.appendWhere((*buf)[:0], int(limit), status, match)
-		writeStored(w, http.StatusOK, BodyPets, *buf)
-	})
+		rec.Stored(http.StatusOK, BodyPets, *buf)
+	}
 }
 
 // noQuery is the query of a request without one; never written to.
@@ -139,19 +139,19 @@ func single(q map[string][]string, name string) (string, bool, error) {
 	return vs[0], true, nil
 }
 
-func (s *Server) handleCreatePet() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleCreatePet() Handler {
+	return func(rec *Recorder, r *http.Request) {
 		body, err := readBody(r) // valid until the request ends: decodeNewPet copies what it keeps
 		if err != nil {
-			s.EW.WriteError(w, r, err) // *http.MaxBytesError: 413
+			s.EW.Fail(rec, r, err) // *http.MaxBytesError: 413
 			return
 		}
 		if len(body) == 0 {
-			s.EW.WriteError(w, r, Invalid("request body is required"))
+			s.EW.Fail(rec, r, Invalid("request body is required"))
 			return
 		}
 		if !mediaTypeOK(s.createBody, r) {
-			s.EW.WriteError(w, r, UnsupportedMediaType(r))
+			s.EW.Fail(rec, r, UnsupportedMediaType(r))
 			return
 		}
 		p, err := s.Decode(body)
@@ -159,44 +159,44 @@ func (s *Server) handleCreatePet() http.Handler {
 			err = ValidateNewPet(p, s.statuses, s.statusRequired)
 		}
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		buf := getBuf()
 		defer putBuf(buf)
 		var id int64
 		if *buf, id, err = s.Store.Add((*buf)[:0], p); err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
-		w.Header().Set("Location", s.PetPath+strconv.FormatInt(id, 10))
-		writeStored(w, http.StatusCreated, BodyPet, *buf)
-	})
+		rec.Header().Set("Location", s.PetPath+strconv.FormatInt(id, 10))
+		rec.Stored(http.StatusCreated, BodyPet, *buf)
+	}
 }
 
-func (s *Server) handleGetPet() http.Handler {
+func (s *Server) handleGetPet() Handler {
 	op := s.getPet // its Deprecation and Sunset headers are set by the api (api.go) on every answer
 	idOf := pathID(op, "petId")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return func(rec *Recorder, r *http.Request) {
 		if op.Gone(s.Now()) {
-			s.EW.WriteError(w, r, notFound("%s %s was removed on %s; use %s",
+			s.EW.Fail(rec, r, notFound("%s %s was removed on %s; use %s",
 				op.Method, s.base+op.Path, op.Sunset.Format(time.DateOnly), Replacement(op)))
 			return
 		}
 		id, err := idOf(r)
 		if err != nil {
-			s.EW.WriteError(w, r, err)
+			s.EW.Fail(rec, r, err)
 			return
 		}
 		buf := getBuf()
 		defer putBuf(buf)
 		var ok bool
 		if *buf, ok = s.Store.AppendPet((*buf)[:0], id); !ok {
-			s.EW.WriteError(w, r, notFound("pet %d not found", id))
+			s.EW.Fail(rec, r, notFound("pet %d not found", id))
 			return
 		}
-		writeStored(w, http.StatusOK, BodyPet, *buf)
-	})
+		rec.Stored(http.StatusOK, BodyPet, *buf)
+	}
 }
 
 func Replacement(op spec.Operation) string {
@@ -219,16 +219,6 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body.Bytes())
-}
-
-// writeStored answers with a body made of stored animals, and says so on the api's recorder.
-func writeStored(w http.ResponseWriter, status int, kind BodyKind, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	if rec, ok := w.(*Recorder); ok {
-		rec.Kind = kind
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
 }
 
 // bufs holds encoding buffers; a list of 100 animals is about 7 KB.

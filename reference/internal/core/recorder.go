@@ -17,13 +17,17 @@ const (
 	BodyPets                  // "[", stored animals joined by ",", "]\n"
 )
 
-// recorder holds a handler's response until it has been validated.
+// A Handler answers a request of an operation into rec, which the api holds until the answer
+// has been validated.
+type Handler func(rec *Recorder, r *http.Request)
+
+// Recorder holds a handler's response until it has been validated.
 type Recorder struct {
 	Headers     http.Header
 	Status      int
 	Body        bytes.Buffer
-	OutsideSpec bool     // an Error for a limit the spec cannot document (see writeError)
-	Kind        BodyKind // what the body is made of (writeStored)
+	OutsideSpec bool     // an Error for a limit the spec cannot document (see Fail)
+	Kind        BodyKind // what the body is made of (Stored)
 }
 
 var recorders = sync.Pool{New: func() any { return &Recorder{Headers: http.Header{}} }}
@@ -54,6 +58,14 @@ func (rec *Recorder) WriteHeader(status int) {
 func (rec *Recorder) Write(b []byte) (int, error) {
 	rec.WriteHeader(http.StatusOK)
 	return rec.Body.Write(b)
+}
+
+// Stored answers with a body made of stored animals, and says so.
+func (rec *Recorder) Stored(status int, kind BodyKind, body []byte) {
+	rec.Headers.Set("Content-Type", "application/json")
+	rec.Kind = kind
+	rec.WriteHeader(status)
+	_, _ = rec.Write(append(body, '\n'))
 }
 
 func (rec *Recorder) flush(w http.ResponseWriter) {

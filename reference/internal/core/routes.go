@@ -11,8 +11,8 @@ import (
 
 // routes are the hand-written handlers of the operations the interface document names; the
 // spec's other operations are served by their shape (generic.go).
-func (s *Server) Routes() map[string]http.Handler {
-	return map[string]http.Handler{
+func (s *Server) Routes() map[string]Handler {
+	return map[string]Handler{
 		spec.OpList:   s.handleListPets(),  // GET  /pets
 		spec.OpCreate: s.handleCreatePet(), // POST /pets
 		spec.OpGet:    s.handleGetPet(),    // GET  /pets/{petId} (deprecated)
@@ -21,7 +21,7 @@ func (s *Server) Routes() map[string]http.Handler {
 
 // operations pairs every operation of the spec with its handler: the hand-written one, or
 // the one its shape calls for (generic.go); a handler without an operation is an error.
-func (s *Server) Operations(facts *spec.Facts) (map[string]http.Handler, error) {
+func (s *Server) Operations(facts *spec.Facts) (map[string]Handler, error) {
 	hs := s.Routes()
 	for id := range hs {
 		if _, ok := facts.ByID[id]; !ok {
