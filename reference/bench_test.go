@@ -1,9 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-	"github.com/petstore/petstore/reference/internal/fast"
-
 	"bytes"
 	"context"
 	"fmt"
@@ -19,6 +16,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
 	"github.com/petstore/petstore/spec"
 )
 

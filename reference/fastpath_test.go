@@ -1,9 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-	"github.com/petstore/petstore/reference/internal/fast"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -18,6 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/internal/grownspec"
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/double"
-
 	"bufio"
 	"context"
 	"encoding/json"
@@ -21,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,11 +1,9 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-	"strconv"
-
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/internal/grownspec"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

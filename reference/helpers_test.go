@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // loadPet is the animal a writer creates; its name says which, so a reader can check any

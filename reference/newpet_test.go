@@ -1,15 +1,15 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-	"github.com/petstore/petstore/reference/internal/fast"
-
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
 )
 
 func TestCheckDuplicateKeys(t *testing.T) {

@@ -1,14 +1,14 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Answers whose order or shape the review found inconsistent, in both validation modes.

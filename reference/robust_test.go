@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // hostileCases are requests a careless or malicious client sends. Each one gets a 4xx and an

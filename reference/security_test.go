@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Keys that look real, and wrong keys that differ from them in one character, never reach

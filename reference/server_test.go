@@ -3,15 +3,15 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/petstore/petstore/reference/internal/core"
-	"sync"
-
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 const jsonCT = "application/json"
@@ -276,4 +276,26 @@ func BenchmarkServe(b *testing.B) {
 			})
 		}
 	}
+}
+
+// A 404 says where to look when a person would want it: a documented path without the base
+// path, and the admin endpoints of a server started without an admin key. Other misses stay
+// plain.
+func TestMissedRoutesHint(t *testing.T) {
+	h := newTestServer(t, Config{APIKeys: []string{testKey}})
+	for path, want := range map[string]string{
+		"/pets":            "no such resource: the API is under /v1; did you mean /v1/pets?",
+		"/pets/7":          "no such resource: the API is under /v1; did you mean /v1/pets/7?",
+		"/_admin/requests": "no such resource: the endpoints under /_admin/ are on only with an admin key (petstore serve --admin-key, or PETSTORE_ADMIN_KEY)",
+		"/v1/animals":      "no such resource",
+		"/pets/7/photos":   "no such resource",
+	} {
+		w := serve(h, newRequest(t, "GET", path, nil))
+		assert.Equal(t, http.StatusNotFound, w.Code, path)
+		assert.Equal(t, want, errorBody(t, w).Message, path)
+	}
+	withAdmin := newTestServer(t, Config{APIKeys: []string{testKey}, AdminKey: "admin-key-0123456789"})
+	r := newRequest(t, "GET", "/_admin/nothing", nil)
+	r.Header.Set("Authorization", "Bearer admin-key-0123456789")
+	assert.Equal(t, "no such resource", errorBody(t, serve(withAdmin, r)).Message)
 }

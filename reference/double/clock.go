@@ -1,11 +1,11 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // clock is the server's clock when it can be moved (Config.AdminKey): Config.Now plus an

@@ -1,14 +1,13 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/petstore/petstore/internal/words"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // faults answers the API as a loaded or failing deployment would (Config.Double): every

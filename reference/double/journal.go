@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
@@ -16,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // The journal: the recent requests, as a client's tests assert on them (WireMock's request

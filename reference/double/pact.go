@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/internal/pact"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"context"
 	"net/http"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"context"
 	"encoding/json"
 	"net"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

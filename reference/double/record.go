@@ -1,13 +1,13 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/json"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // recording feeds the journal and the client report. It sits outside everything else, so

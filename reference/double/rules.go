@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"fmt"
 	"mime"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/internal/words"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

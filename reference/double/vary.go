@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

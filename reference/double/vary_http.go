@@ -1,8 +1,6 @@
 package double
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // varied serves the API with the choices of VaryChoices (double_vary.go) around next.

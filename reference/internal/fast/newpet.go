@@ -1,12 +1,11 @@
 package fast
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"unicode/utf8"
 
 	"github.com/petstore/petstore/internal/jsonscan"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // decodeNewPetQuick is decodeNewPet, with the usual body decoded in one pass.

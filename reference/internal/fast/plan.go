@@ -4,8 +4,6 @@
 package fast
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

@@ -1,8 +1,6 @@
 package fast
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"math"
 	"reflect"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/petstore/internal/jsonscan"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Schemas compiled at start into checks that read JSON text directly, for the two places

@@ -1,8 +1,6 @@
 package fast
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/cases"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 

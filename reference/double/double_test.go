@@ -1,9 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/double"
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -64,7 +64,7 @@ func (s *sleeper) take() []time.Duration {
 func TestClockMovesAcrossRemoval(t *testing.T) {
 	op, err := spec.FindOperation(spec.MustLoad(), "getPet")
 	require.NoError(t, err)
-	h := newTestServer(t, Config{Seed: seedOf(1), AdminKey: adminKey})
+	h := newTestServer(t, reference.Config{Seed: seedOf(1), AdminKey: adminKey})
 	require.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets/1", "").Code)
 
 	w := admin(t, h, "POST", "/_admin/clock", `{"now":"`+op.Sunset.Format(time.DateOnly)+`"}`)
@@ -103,11 +103,11 @@ func TestClockMovesAcrossRemoval(t *testing.T) {
 	assert.Equal(t, "GET, HEAD, POST", w.Header().Get("Allow"))
 }
 
-// Config.Now set to a date after removal (what --now does): getPet answers as the README
-// says it will, and Server.SetNow moves the clock back.
+// reference.Config.Now set to a date after removal (what --now does): getPet answers as the README
+// says it will, and reference.Server.SetNow moves the clock back.
 func TestStartAfterRemoval(t *testing.T) {
 	after := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
-	srv, err := New(Config{APIKeys: []string{testKey}, Seed: seedOf(1), AdminKey: adminKey,
+	srv, err := reference.New(reference.Config{APIKeys: []string{testKey}, Seed: seedOf(1), AdminKey: adminKey,
 		Now: func() time.Time { return after }})
 	require.NoError(t, err)
 	w := call(t, srv, "GET", "/v1/pets/1", "")
@@ -116,7 +116,7 @@ func TestStartAfterRemoval(t *testing.T) {
 	require.NoError(t, srv.SetNow(after.AddDate(-1, 0, 0)))
 	assert.Equal(t, http.StatusOK, call(t, srv, "GET", "/v1/pets/1", "").Code)
 
-	plain, err := New(Config{APIKeys: []string{testKey}})
+	plain, err := reference.New(reference.Config{APIKeys: []string{testKey}})
 	require.NoError(t, err)
 	assert.ErrorIs(t, plain.SetNow(after), double.ErrNoClock)
 }
@@ -124,7 +124,7 @@ func TestStartAfterRemoval(t *testing.T) {
 // Prefer: code=NNN answers a documented status with a valid body, refuses an undocumented
 // one with a 400 that says why, and is ignored without Scenarios.
 func TestPreferCode(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404")
 	require.Equal(t, http.StatusNotFound, w.Code)
 	e := errorBody(t, w)
@@ -172,7 +172,7 @@ func TestPreferCode(t *testing.T) {
 	r.Header.Set("Prefer", "code=200")
 	assert.Equal(t, http.StatusUnauthorized, serve(h, r).Code, "the key first, whatever is preferred")
 
-	off := newTestServer(t, Config{Seed: seedOf(1)})
+	off := newTestServer(t, reference.Config{Seed: seedOf(1)})
 	for _, prefer := range []string{"code=404", "code=418", "delay=99999999"} {
 		w := call(t, off, "GET", "/v1/pets/1", "", "Prefer", prefer)
 		assert.Equal(t, http.StatusOK, w.Code, "without Scenarios Prefer is ignored: %s", prefer)
@@ -184,7 +184,7 @@ func TestPreferCode(t *testing.T) {
 // in its log how to turn scenarios on.
 func TestPreferIgnoredIsLogged(t *testing.T) {
 	var log strings.Builder
-	h := newTestServer(t, Config{Seed: seedOf(1), Log: &log})
+	h := newTestServer(t, reference.Config{Seed: seedOf(1), Log: &log})
 	call(t, h, "GET", "/v1/pets", "", "Prefer", "return=minimal")
 	assert.NotContains(t, log.String(), "--scenarios", "a preference the double never honours is no question")
 	for range 3 {
@@ -201,7 +201,7 @@ func TestPreferCodeIsValidated(t *testing.T) {
 	get := doc.Paths.Value("/pets/{petId}").Get
 	get.Responses.Status(404).Value.Content = openapi3.NewContentWithJSONSchemaRef(
 		openapi3.NewSchemaRef("", openapi3.NewStringSchema()))
-	h := newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
+	h := newTestServer(t, reference.Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "code=404")
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
@@ -210,7 +210,7 @@ func TestPreferCodeIsValidated(t *testing.T) {
 // Prefer: delay=MS and Latency ask the sleeper; nothing waits on the wall clock here.
 func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 	var s sleeper
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(1), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
 	w := call(t, h, "GET", "/v1/pets/1", "", "Prefer", "delay=250, code=404")
 	assert.Equal(t, http.StatusNotFound, w.Code)
 	assert.Equal(t, "delay=250, code=404", w.Header().Get("Preference-Applied"))
@@ -220,7 +220,7 @@ func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 	assert.Contains(t, errorBody(t, w).Message, "from 0 to 10000")
 	assert.Empty(t, s.take(), "a refused delay is not waited")
 
-	h = newTestServer(t, Config{Double: double.Double{Latency: 40 * time.Millisecond, Sleep: s.sleep}})
+	h = newTestServer(t, reference.Config{Double: double.Double{Latency: 40 * time.Millisecond, Sleep: s.sleep}})
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code)
 	assert.Equal(t, http.StatusUnauthorized, do(t, h, req{method: "GET", path: "/v1/pets"}).Code)
 	assert.Equal(t, http.StatusOK, do(t, h, req{method: "GET", path: "/healthz"}).Code)
@@ -230,7 +230,7 @@ func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 // FailRate answers the share of requests the random source puts under it with a 503.
 func TestFailRate(t *testing.T) {
 	var next atomic.Value
-	h := newTestServer(t, Config{Double: double.Double{FailRate: 0.25, Rand: func() float64 { return next.Load().(float64) }}})
+	h := newTestServer(t, reference.Config{Double: double.Double{FailRate: 0.25, Rand: func() float64 { return next.Load().(float64) }}})
 	next.Store(0.2)
 	w := call(t, h, "GET", "/v1/pets", "")
 	require.Equal(t, http.StatusServiceUnavailable, w.Code)
@@ -245,7 +245,7 @@ func TestRateLimit(t *testing.T) {
 	var now atomic.Int64
 	start := time.Date(2026, 1, 2, 3, 4, 5, 250_000_000, time.UTC)
 	now.Store(start.UnixNano())
-	h := newTestServer(t, Config{Double: double.Double{RateLimit: 3},
+	h := newTestServer(t, reference.Config{Double: double.Double{RateLimit: 3},
 		Now: func() time.Time { return time.Unix(0, now.Load()).UTC() }})
 	for i := range 3 {
 		require.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code, i)
@@ -266,7 +266,7 @@ func TestDoubleConfigErrors(t *testing.T) {
 		"negative limit":   {RateLimit: -1},
 		"huge journal":     {Journal: double.MaxJournal + 1},
 	} {
-		_, err := NewServer(Config{APIKeys: []string{testKey}, Double: d})
+		_, err := reference.NewServer(reference.Config{APIKeys: []string{testKey}, Double: d})
 		assert.Error(t, err, name)
 	}
 }

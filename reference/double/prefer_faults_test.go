@@ -1,8 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/double"
-
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -78,7 +78,7 @@ func listRetrying(c *http.Client, url string, wait func(time.Duration)) (int, er
 // Retry-After and Preference-Applied; nothing is created. A client that waits as asked gets
 // its listing; one that does not handle them fails.
 func TestPreferGatewayStatuses(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
 	for _, code := range []int{429, 503} {
 		w := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"available"}`, "Authorization", authed,
 			"Content-Type", "application/json", "Prefer", "code="+strconv.Itoa(code))
@@ -109,7 +109,7 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 // answer; the journal records the request with status 0. A client that sends the request
 // again gets its listing; one that does not fails with the connection's error.
 func TestPreferConnectionFaults(t *testing.T) {
-	ref, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
+	ref, err := reference.New(reference.Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Scenarios: true, Journal: 10}})
 	require.NoError(t, err)
 	srv := httptest.NewServer(ref)
 	defer srv.Close()
@@ -141,7 +141,7 @@ func TestPreferConnectionFaults(t *testing.T) {
 // nothing waits here); the body is whole and the preferences applied are echoed.
 func TestPreferSlowBody(t *testing.T) {
 	var s sleeper
-	h := newTestServer(t, Config{Seed: seedOf(3), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(3), Double: double.Double{Scenarios: true, Sleep: s.sleep}})
 	w := call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "fault=slow, delay=800")
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.Len(t, pets(t, w), 3)
@@ -171,7 +171,7 @@ func TestPreferSlowBody(t *testing.T) {
 // are the single `example`), so the preference is refused with a 400 that says so, as a
 // code= the spec does not document is; with a spec that names one, it is the answer.
 func TestPreferExample(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w := call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "example=two")
 	require.Equal(t, http.StatusBadRequest, w.Code)
 	assert.Equal(t, "Prefer: example=two: listPets has no example of that name; it has none: the spec names no example for it", errorBody(t, w).Message)
@@ -183,7 +183,7 @@ func TestPreferExample(t *testing.T) {
 		map[string]any{"id": 7, "name": "Rex", "categoryId": 1},
 		map[string]any{"id": 8, "name": "Tom", "categoryId": 2, "status": "sold"},
 	})}}
-	h = newTestServer(t, Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
+	h = newTestServer(t, reference.Config{Spec: doc, Seed: seedOf(1), Double: double.Double{Scenarios: true}})
 	w = call(t, h, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "example=two")
 	require.Equal(t, http.StatusOK, w.Code, w.Body)
 	assert.JSONEq(t, `[{"id":7,"name":"Rex","categoryId":1},{"id":8,"name":"Tom","categoryId":2,"status":"sold"}]`, w.Body.String())

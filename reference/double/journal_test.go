@@ -1,9 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/double"
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -14,6 +11,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 func journalOf(t *testing.T, h http.Handler, query string) double.Journal {
@@ -28,7 +29,7 @@ func journalOf(t *testing.T, h http.Handler, query string) double.Journal {
 // The journal lists a client's requests with the operation, the answer and the reason of a
 // refusal; filters select by operation, status and time; DELETE and reset empty it.
 func TestJournal(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 100}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 100}})
 	call(t, h, "GET", "/v1/pets?limit=1", "")
 	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
 	call(t, h, "GET", "/v1/pets/2", "")
@@ -103,7 +104,7 @@ func TestJournal(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, admin(t, h, "POST", "/_admin/reset", "").Code)
 	assert.Empty(t, journalOf(t, h, "").Requests, "reset empties the journal")
 
-	plain := newTestServer(t, Config{AdminKey: adminKey})
+	plain := newTestServer(t, reference.Config{AdminKey: adminKey})
 	assert.Equal(t, http.StatusNotFound, admin(t, plain, "GET", "/_admin/requests", "").Code, "no journal unless asked")
 }
 
@@ -111,7 +112,7 @@ func TestJournal(t *testing.T) {
 // body is capped.
 func TestJournalIsBounded(t *testing.T) {
 	const size = 8
-	h := newTestServer(t, Config{AdminKey: adminKey, Double: double.Double{Journal: size}})
+	h := newTestServer(t, reference.Config{AdminKey: adminKey, Double: double.Double{Journal: size}})
 	for i := range 500 {
 		call(t, h, "GET", fmt.Sprintf("/v1/pets?limit=%d", 1+i%100), "")
 	}
@@ -147,7 +148,7 @@ func encodings(key string) []string {
 // and the body, plain and encoded.
 func TestJournalNeverHoldsTheKey(t *testing.T) {
 	const key = `k3y/with+odd=chars<&>"`
-	h := newTestServer(t, Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: double.Double{Journal: 100}})
+	h := newTestServer(t, reference.Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: double.Double{Journal: 100}})
 	var sent int
 	for _, form := range append(encodings(key), encodings(adminKey)...) {
 		for _, r := range []*http.Request{
@@ -193,7 +194,7 @@ func must[T any](v T, err error) T {
 // The report counts each operation's calls, groups the rejections by reason, leaves chosen
 // answers out of them, and warns about the deprecated operation with its replacement.
 func TestClientReport(t *testing.T) {
-	h := newTestServer(t, Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 2, Scenarios: true}})
+	h := newTestServer(t, reference.Config{Seed: seedOf(2), AdminKey: adminKey, Double: double.Double{Journal: 2, Scenarios: true}})
 	call(t, h, "GET", "/v1/pets", "")
 	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
 	call(t, h, "POST", "/v1/pets", `{"name":"Tom"}`)
@@ -238,7 +239,7 @@ func TestClientReport(t *testing.T) {
 	assert.Contains(t, md, "| createPet (POST /v1/pets) | 400 | invalid_request |")
 	assert.Equal(t, http.StatusBadRequest, admin(t, h, "GET", "/_admin/report?format=pdf", "").Code)
 
-	one := newTestServer(t, Config{AdminKey: adminKey, Double: double.Double{Journal: 10}})
+	one := newTestServer(t, reference.Config{AdminKey: adminKey, Double: double.Double{Journal: 10}})
 	call(t, one, "GET", "/v1/pets", "")
 	w = call(t, one, "GET", "/_admin/report", "", "Authorization", "Bearer "+adminKey, "Accept", "text/markdown")
 	assert.Contains(t, w.Body.String(), "# Client report\n\n1 request.", "one request, in the singular")

@@ -1,8 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/double"
-
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // fakeWall is a wall clock that moves only when told.
@@ -80,7 +81,7 @@ func TestClientRules(t *testing.T) {
 				sent []exchange
 				want int
 			}{{"breaks", tc.breaks, len(tc.breaks)}, {"keeps", tc.keeps, 0}} {
-				srv, err := New(Config{APIKeys: []string{testKey}, AdminKey: adminKey, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Journal: 10}})
+				srv, err := reference.New(reference.Config{APIKeys: []string{testKey}, AdminKey: adminKey, Now: fixedNow, Seed: seedOf(2), Double: double.Double{Journal: 10}})
 				require.NoError(t, err)
 				if tc.rule == double.RuleRemovedOp {
 					require.NoError(t, srv.SetNow(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)))
@@ -126,7 +127,7 @@ func ruleOf(t *testing.T, rep double.ClientReport, id string) double.ClientRule 
 func TestClientRuleRetryAfterCountsArrivalsNotAnswers(t *testing.T) {
 	wall := &fakeWall{t: time.Unix(1_800_000_000, 0)}
 	inDelay, release := make(chan struct{}), make(chan struct{})
-	srv, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
+	srv, err := reference.New(reference.Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
 		Double: double.Double{Scenarios: true, Journal: 10, WallClock: wall.now,
 			Sleep: func(context.Context, time.Duration) { close(inDelay); <-release }}})
 	require.NoError(t, err)
@@ -158,7 +159,7 @@ func TestClientRuleRetryAfter(t *testing.T) {
 	}{{"retries at once", 0, 1}, {"retries too soon", 900 * time.Millisecond, 1}, {"waits as asked", time.Second, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
 			wall := &fakeWall{t: time.Unix(1_800_000_000, 0)}
-			srv, err := New(Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
+			srv, err := reference.New(reference.Config{APIKeys: []string{testKey}, Now: fixedNow, Seed: seedOf(1),
 				Double: double.Double{Scenarios: true, Journal: 10, WallClock: wall.now}})
 			require.NoError(t, err)
 			w := call(t, srv, "GET", "/v1/pets", "", "Authorization", authed, "Prefer", "code=503")

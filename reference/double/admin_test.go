@@ -1,8 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // POST /_admin/reset while clients create, read and list: no answer is a 5xx, every listing
@@ -20,7 +21,7 @@ import (
 func TestResetUnderLoad(t *testing.T) {
 	const admin = "admin-key-for-reset"
 	seed := seedOf(30)
-	h := newTestServer(t, Config{AdminKey: admin, Seed: seed})
+	h := newTestServer(t, reference.Config{AdminKey: admin, Seed: seed})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	for w := 0; w < 6; w++ {
@@ -86,7 +87,7 @@ func TestResetUnderLoad(t *testing.T) {
 // created gets an id above every id assigned before the reset.
 func TestResetNeverReusesIDs(t *testing.T) {
 	const admin = "admin-key-for-reset"
-	h := newTestServer(t, Config{AdminKey: admin, Seed: seedOf(2)})
+	h := newTestServer(t, reference.Config{AdminKey: admin, Seed: seedOf(2)})
 	create := func() core.Pet {
 		w := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(`{"name":"Rex","categoryId":1,"status":"available"}`)))
 		require.Equal(t, http.StatusCreated, w.Code, "body: %s", w.Body)

@@ -1,8 +1,6 @@
-package reference
+package core
 
 import (
-	"github.com/petstore/petstore/reference/internal/core"
-
 	"io"
 	"log"
 	"net/http"
@@ -18,10 +16,12 @@ import (
 // The routes found once at start (exactRoutes) are the router's: for every method and a
 // set of path spellings, findRoute and FindRoute name the same operation or fail alike.
 func TestExactRoutesAreTheRouters(t *testing.T) {
-	keys, err := core.NewKeySet([]string{testKey})
+	keys, err := NewKeySet([]string{"test-key"})
 	require.NoError(t, err)
 	logger := log.New(io.Discard, "", 0)
-	a, err := core.NewAPI(factsOf(t, spec.MustLoad()), nil, keys, &core.ErrorWriter{Log: logger}, logger, core.APIOptions{})
+	facts, err := spec.ReadFacts(spec.MustLoad())
+	require.NoError(t, err)
+	a, err := NewAPI(facts, nil, keys, &ErrorWriter{Log: logger}, logger, APIOptions{})
 	require.NoError(t, err)
 	require.NotEmpty(t, a.Exact)
 	shortcuts := 0
@@ -46,24 +46,4 @@ func TestExactRoutesAreTheRouters(t *testing.T) {
 	}
 	assert.Equal(t, 4, shortcuts, "GET and POST, on /v1/pets and /v1/pets?limit=1")
 	assert.Equal(t, http.MethodGet, a.Exact["/v1/pets"]["GET"].Method)
-}
-
-// A 404 says where to look when a person would want it: a documented path without the base
-// path, and the admin endpoints of a server started without an admin key. Other misses stay
-// plain.
-func TestMissedRoutesHint(t *testing.T) {
-	h := newTestServer(t, Config{APIKeys: []string{testKey}})
-	for path, want := range map[string]string{
-		"/pets":            "no such resource: the API is under /v1; did you mean /v1/pets?",
-		"/pets/7":          "no such resource: the API is under /v1; did you mean /v1/pets/7?",
-		"/_admin/requests": "no such resource: the endpoints under /_admin/ are on only with an admin key (petstore serve --admin-key, or PETSTORE_ADMIN_KEY)",
-		"/v1/animals":      "no such resource",
-		"/pets/7/photos":   "no such resource",
-	} {
-		w := call(t, h, "GET", path, "")
-		assert.Equal(t, http.StatusNotFound, w.Code, path)
-		assert.Equal(t, want, errorBody(t, w).Message, path)
-	}
-	withAdmin := newTestServer(t, Config{APIKeys: []string{testKey}, AdminKey: adminKey})
-	assert.Equal(t, "no such resource", errorBody(t, admin(t, withAdmin, "GET", "/_admin/nothing", "")).Message)
 }

@@ -1,8 +1,6 @@
-package reference
+package double_test
 
 import (
-	"github.com/petstore/petstore/reference/double"
-
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -11,12 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/internal/pact"
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // GET /_admin/pact writes the journal's distinct interactions, the key a placeholder, the
 // answers loosened where the document leaves them open; chosen answers are left out.
 func TestAdminPact(t *testing.T) {
-	h := newTestServer(t, Config{AdminKey: adminKey, Seed: seedOf(3), Double: double.Double{Journal: 100, Scenarios: true}})
+	h := newTestServer(t, reference.Config{AdminKey: adminKey, Seed: seedOf(3), Double: double.Double{Journal: 100, Scenarios: true}})
 	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
 	call(t, h, "GET", "/v1/pets?status=available&"+limitMax, "")
 	created := call(t, h, "POST", "/v1/pets", `{"name":"Rex","categoryId":7,"status":"available"}`)
@@ -62,7 +62,7 @@ func TestAdminPact(t *testing.T) {
 
 // POST /_admin/pact/state sets a pact's provider state up: the animal, and its id.
 func TestAdminPactState(t *testing.T) {
-	h := newTestServer(t, Config{AdminKey: adminKey})
+	h := newTestServer(t, reference.Config{AdminKey: adminKey})
 	state := func(auth, body string) (int, map[string]string) {
 		w := do(t, h, req{method: "POST", path: "/_admin/pact/state", auth: auth, contentType: "application/json", body: body})
 		var out map[string]string
