@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
+	"github.com/petstore/petstore/spec"
 )
 
 const jsonCT = "application/json"
@@ -298,4 +301,68 @@ func TestMissedRoutesHint(t *testing.T) {
 	r := newRequest(t, "GET", "/_admin/nothing", nil)
 	r.Header.Set("Authorization", "Bearer admin-key-0123456789")
 	assert.Equal(t, "no such resource", errorBody(t, serve(withAdmin, r)).Message)
+}
+
+// Validation changes nothing in what a valid request gets: same status, headers and bytes.
+func TestNoValidationAnswersTheSameBytes(t *testing.T) {
+	reqs := []req{get("/v1/pets"), get("/v1/pets?status=sold&" + limitMax), get("/v1/pets?limit=1"),
+		get("/v1/pets/2"), get("/v1/pets/99"), post(`{"name":"Rex <3","categoryId":4,"status":"sold"}`),
+		{method: "GET", path: "/v1/pets"}}
+	on := newTestServer(t, Config{Seed: seedOf(30)})
+	off := newTestServer(t, Config{Seed: seedOf(30), NoValidation: true})
+	for _, rq := range reqs {
+		a, b := do(t, on, rq), do(t, off, rq)
+		assert.Equal(t, b.Code, a.Code, rq.path)
+		assert.Equal(t, b.Header(), a.Header(), rq.path)
+		assert.Equal(t, b.Body.String(), a.Body.String(), rq.path)
+	}
+}
+
+// A spec whose list schema has a constraint of its own: lists are validated in full, so a
+// list that breaks it is a 500 Error, never served.
+func TestArrayConstraintFallsBackToFullValidation(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	two := uint64(2)
+	doc.Components.Schemas["Pets"].Value.MaxItems = &two
+	plans, err := fast.NewPlans(factsOf(t, doc), true)
+	require.NoError(t, err)
+	assert.Empty(t, plans["listPets"].Bodies)
+
+	h := newTestServer(t, Config{Spec: doc, Seed: seedOf(3)})
+	w := do(t, h, get("/v1/pets"))
+	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
+	assert.Contains(t, errorBody(t, w).Message, "violated the spec")
+	assert.Len(t, pets(t, do(t, h, get("/v1/pets?limit=2"))), 2)
+}
+
+// A spec whose Pet schema refuses an animal the handlers accept: the animal is never
+// stored, so no list or get can serve it; a seed with one is refused at start; lenient mode
+// stores and serves it, validating (and logging) every response.
+func TestInvalidPetIsNeverStored(t *testing.T) {
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	three := uint64(3)
+	doc.Components.Schemas["Pet"].Value.Properties["name"].Value.MaxLength = &three
+
+	var log bytes.Buffer
+	h := newTestServer(t, Config{Spec: doc, Seed: []core.NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}}, Log: &log})
+	w := do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`))
+	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
+	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
+	assert.Contains(t, log.String(), "response violates the spec")
+	assert.Equal(t, http.StatusNotFound, do(t, h, get("/v1/pets/2")).Code)
+	assert.Equal(t, []core.Pet{{ID: 1, Name: "Tom", CategoryID: 1, Status: "available"}}, pets(t, do(t, h, get("/v1/pets"))))
+	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rex","categoryId":1,"status":"available"}`)).Code)
+	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 2)
+
+	_, err = NewServer(Config{Spec: doc, APIKeys: []string{testKey}, Seed: []core.NewPet{{Name: "Tom", CategoryID: 1, Status: "available"}, {Name: "Rexxx", CategoryID: 1, Status: "available"}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "entry 1")
+
+	log.Reset()
+	h = newTestServer(t, Config{Spec: doc, Lenient: true, Log: &log})
+	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`)).Code)
+	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 1)
+	assert.Equal(t, 2, strings.Count(log.String(), "response violates the spec"), log.String())
 }

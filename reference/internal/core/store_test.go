@@ -296,3 +296,29 @@ func TestPageCacheIsBounded(t *testing.T) {
 	_, cached := s.c.pages.get(pageKey{-1, 80})
 	assert.False(t, cached, "the page of 80 animals (4.8 MB) is above the bound")
 }
+
+// The store's encoding is byte for byte encoding/json's, for one animal and for a list.
+func TestStoredEncodingIsEncodingJSON(t *testing.T) {
+	names := []string{"Rex", `say "hi"\`, "<b>&amp;</b>", "é日本🐕", "line\u2028sep\u2029", "tab\there", "\ufffd"}
+	s := NewStore([]string{"available", "pending", "sold"}, 100)
+	var want []Pet
+	for i, name := range names {
+		p := NewPet{Name: name, CategoryID: int64(i*1_000_003) - 3, Status: []string{"", "available", "pending", "sold"}[i%4]}
+		got, id, err := s.Add(nil, p)
+		require.NoError(t, err)
+		pet := Pet{ID: id, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}
+		enc, err := json.Marshal(pet)
+		require.NoError(t, err)
+		assert.Equal(t, string(enc), string(got))
+		again, ok := s.AppendPet(nil, id)
+		require.True(t, ok)
+		assert.Equal(t, string(enc), string(again))
+		want = append(want, pet)
+	}
+	enc, err := json.Marshal(want)
+	require.NoError(t, err)
+	assert.Equal(t, string(enc), string(s.AppendList(nil, 100, "")))
+	assert.Equal(t, "[]", string(s.AppendList(nil, 100, "lost")))
+	_, ok := s.AppendPet(nil, int64(len(names)+1))
+	assert.False(t, ok)
+}
