@@ -1,15 +1,15 @@
-package reference
+package core
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/petstore/petstore/reference/internal/core"
-	"github.com/petstore/petstore/reference/internal/fast"
+	"github.com/petstore/petstore/spec"
 )
 
 func TestCheckDuplicateKeys(t *testing.T) {
@@ -25,7 +25,7 @@ func TestCheckDuplicateKeys(t *testing.T) {
 		`[{"k":1},{"k":1}]`:                  false,
 		`{"name":"a","categoryId":1,"n":{}}`: false,
 	} {
-		err := core.CheckDuplicateKeys([]byte(doc))
+		err := CheckDuplicateKeys([]byte(doc))
 		assert.Equal(t, dup, err != nil, "%s: %v", doc, err)
 	}
 }
@@ -35,7 +35,7 @@ func TestJSONInt64(t *testing.T) {
 		"9223372036854775807": 9223372036854775807, "-9223372036854775808": -9223372036854775808,
 		"9007199254740993": 9007199254740993, "9007199254740993.0": 9007199254740993, "12.5e1": 125,
 		"1500e-2": 15, "9.223372036854775807e18": 9223372036854775807, "1E+2": 100} {
-		got, err := core.JSONInt64([]byte(raw))
+		got, err := JSONInt64([]byte(raw))
 		require.NoError(t, err, raw)
 		assert.Equal(t, want, got, raw)
 	}
@@ -44,7 +44,7 @@ func TestJSONInt64(t *testing.T) {
 	for _, raw := range []string{`"1"`, "1.5", "true", "null", "9223372036854775808", "1e300", "{}",
 		"9007199254740992.5", "1.0000000000000001", "9223372036854775807.5", "1e-7", "1e-9999999999", "1e9999999999",
 		"-9223372036854775809", "1.5e0", "[]"} {
-		_, err := core.JSONInt64([]byte(raw))
+		_, err := JSONInt64([]byte(raw))
 		assert.Error(t, err, raw)
 	}
 }
@@ -52,22 +52,22 @@ func TestJSONInt64(t *testing.T) {
 // The shipped seed follows the spec and has animals of every status (and without one, where
 // the spec allows it): a spec edit that changes them asks for an edit of the seed.
 func TestLoadSeedShipped(t *testing.T) {
-	seed, err := core.LoadSeed(filepath.Join("..", "testdata", "pets.json"))
+	seed, err := LoadSeed(filepath.Join("..", "..", "..", "testdata", "pets.json"))
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, len(seed), 30)
 	values := shipped.Statuses
 	count := map[string]int{}
 	for _, p := range seed {
-		require.NoError(t, core.ValidateNewPet(p, values, core.StatusRequired(shipped)), "edit the seed testdata/pets.json: %s does not follow the spec", p.Name)
+		require.NoError(t, ValidateNewPet(p, values, StatusRequired(shipped)), "edit the seed testdata/pets.json: %s does not follow the spec", p.Name)
 		count[p.Status]++
 	}
-	if !core.StatusRequired(shipped) {
+	if !StatusRequired(shipped) {
 		values = append(values, "")
 	}
 	for _, v := range values {
 		assert.Positive(t, count[v], "edit the seed testdata/pets.json: it has no animal with status %q", v)
 	}
-	_, err = NewServer(Config{APIKeys: []string{testKey}, Seed: seed})
+	_, err = NewServerState(shipped, time.Now, len(seed), seed, nil)
 	assert.NoError(t, err)
 }
 
@@ -83,10 +83,10 @@ func TestLoadSeedErrors(t *testing.T) {
 	} {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
-		_, err := core.LoadSeed(path)
+		_, err := LoadSeed(path)
 		assert.Error(t, err, name)
 	}
-	_, err := core.LoadSeed(filepath.Join(dir, "absent.json"))
+	_, err := LoadSeed(filepath.Join(dir, "absent.json"))
 	assert.Error(t, err)
 }
 
@@ -95,33 +95,18 @@ func TestLoadSeedRefusesIDs(t *testing.T) {
 	for _, key := range []string{`"id"`, `"\u0069d"`} { // the same key, written two ways
 		path := filepath.Join(t.TempDir(), "ids.json")
 		require.NoError(t, os.WriteFile(path, []byte(`[{"name":"Rex","categoryId":1},{`+key+`:7,"name":"Tom","categoryId":2}]`), 0o600))
-		_, err := core.LoadSeed(path)
+		_, err := LoadSeed(path)
 		require.Error(t, err, key)
 		assert.Contains(t, err.Error(), `entry 1: "id" is not accepted`)
 		assert.Contains(t, err.Error(), "in file order")
 	}
 }
 
-// A lone surrogate escape would be stored as U+FFFD, a name the client never sent; a valid
-// pair, and a backslash that only looks like one, are kept as sent.
-func TestSurrogateEscapes(t *testing.T) {
-	for body, want := range map[string]string{
-		`{"name":"\ud83d\ude00","categoryId":1}`:           "\U0001F600",
-		`{"name":"a\\ud800","categoryId":1}`:               `a\ud800`,
-		`{"name":"\u00e9\"\\\ud83d\ude00","categoryId":1}`: "é\"\\\U0001F600",
-	} {
-		p, err := fast.DecodeNewPetQuick([]byte(body))
-		require.NoError(t, err, body)
-		assert.Equal(t, want, p.Name, body)
+// shipped are the facts of the embedded spec.
+var shipped = func() *spec.Facts {
+	f, err := spec.ReadFacts(spec.MustLoad())
+	if err != nil {
+		panic(err)
 	}
-	for _, body := range []string{
-		`{"name":"\ud800","categoryId":1}`,
-		`{"name":"x\udc00y","categoryId":1}`,
-		`{"name":"\ud83d\u0041","categoryId":1}`,
-		`{"name":"\ud83d","categoryId":1}`,
-		`{"name":"ok","categoryId":1,"status":"\udfff"}`,
-	} {
-		_, err := fast.DecodeNewPetQuick([]byte(body))
-		assert.ErrorContains(t, err, "surrogate", body)
-	}
-}
+	return f
+}()
