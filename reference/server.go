@@ -141,7 +141,7 @@ func (cfg *Config) complete() error {
 
 // newFastReference is the pure reference with its fast paths: the store validates each
 // animal once when it is stored, createPet decodes the usual body in one pass, and the api
-// takes the precomputed checks' word where they are certain (fast_plan.go).
+// takes the precomputed checks' word where they are certain (reference/internal/fast).
 func newFastReference(facts *spec.Facts, cfg Config, keys *core.KeySet, logger *log.Logger, patch func(map[string]core.Handler)) (*core.Server, *core.API, error) {
 	var check func([]byte) error
 	if !cfg.NoValidation && !cfg.Lenient {

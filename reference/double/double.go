@@ -38,7 +38,7 @@ type Double struct {
 	WallClock func() time.Time
 	// Rand returns a number in [0, 1) for FailRate; nil is math/rand/v2's Float64.
 	Rand func() float64
-	// Vary, when not 0, is the seed of the open choices the server takes (double_vary.go,
+	// Vary, when not 0, is the seed of the open choices the server takes (vary.go,
 	// petstore serve --vary SEED): ids, listing order and length, names in the seed,
 	// headers, chunked bodies, latency jitter, an occasional 429 or 503.
 	Vary uint64

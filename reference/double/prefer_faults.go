@@ -14,7 +14,7 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// The answers of Prefer (double_prefer.go) that are not a status: a broken connection, a
+// The answers of Prefer (prefer.go) that are not a status: a broken connection, a
 // slow body, a named example of the spec.
 
 // breakConnection ends the request without an answer: the connection is reset (a TCP RST,

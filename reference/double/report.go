@@ -22,7 +22,7 @@ type ClientReport struct {
 	Requests   int               `json:"requests"`
 	Operations []OperationReport `json:"operations"` // the spec's operations, then requests that matched none
 	Warnings   []string          `json:"warnings"`   // what the client must change, such as a deprecated operation it calls
-	// Rules are the client rules (double_rules.go), each with the requests that broke it.
+	// Rules are the client rules (rules.go), each with the requests that broke it.
 	Rules []ClientRule `json:"rules"`
 	// Verdict is "pass", or "fail" when the client broke a MUST rule.
 	Verdict string `json:"verdict"`

@@ -15,7 +15,7 @@ import (
 	"github.com/petstore/petstore/reference/internal/core"
 )
 
-// varied serves the API with the choices of VaryChoices (double_vary.go) around next.
+// varied serves the API with the choices of VaryChoices (vary.go) around next.
 type varied struct {
 	c         VaryChoices
 	ids       idMap

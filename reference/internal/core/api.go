@@ -37,7 +37,7 @@ type API struct {
 	facts map[string]opFacts // by operationId, read from the spec once
 	// exact holds, by path and method, the routes of the paths without parameters.
 	Exact map[string]map[string]*routers.Route
-	// shortcuts are the fast paths' checks, by operationId (fast_plan.go); none: noShortcut.
+	// shortcuts are the fast paths' checks, by operationId (reference/internal/fast); none: noShortcut.
 	Shortcuts map[string]Shortcut
 	// Choose, when set, may replace an operation's handler once the request has passed its
 	// checks (the double's Prefer scenarios); unset, Prefer is ignored (preferIgnored).
@@ -56,7 +56,7 @@ type APIOptions struct {
 
 // A shortcut says, from what was worked out at start, that a request or a response certainly
 // passes kin-openapi's validation; false means "ask kin-openapi", never "invalid". The pure
-// reference has none (noShortcut); the fast paths plug theirs in (fast_plan.go).
+// reference has none (noShortcut); the fast paths plug theirs in (reference/internal/fast).
 type Shortcut interface {
 	// requestValid: the request, without a body to check, passes. authorized says the
 	// request carries a valid key (checked once, keySet.check).

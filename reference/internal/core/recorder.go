@@ -8,7 +8,7 @@ import (
 )
 
 // bodyKind says what a handler's body is made of: a fast path may know that such a body
-// needs no validation (fast_plan.go).
+// needs no validation (reference/internal/fast).
 type BodyKind uint8
 
 const (

@@ -20,7 +20,7 @@ func DecodeNewPetQuick(data []byte) (core.NewPet, error) {
 // distinct keys written without escapes, no value an object or an array (whose keys
 // decodeNewPet would check too), valid UTF-8. ok is false for any other body, and for
 // every body decodeNewPet refuses: that one then decides, and words the error. The two
-// are compared on the case generator's bodies and fuzzed (schemacheck_test.go).
+// are compared on the case generator's bodies and fuzzed (schema_test.go).
 func quickNewPet(data []byte) (p core.NewPet, ok bool) {
 	if !utf8.Valid(data) {
 		return p, false

@@ -24,7 +24,7 @@ import (
 //
 //   - Requests: for an operation whose parameters are integers with bounds or strings from
 //     an enum, and whose request body, if it has one, has a schema that compiles
-//     (fast_schema.go), a precomputed check that accepts only what
+//     (schema.go), a precomputed check that accepts only what
 //     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
 //     repeated or missing parameter, a missing key, a body it cannot decide or one that
 //     fails) goes to ValidateRequest, so every 400 and 401 is kin-openapi's answer, word for
@@ -135,7 +135,7 @@ func PetSchemas(facts *spec.Facts) []*openapi3.Schema {
 
 // petCheck returns store.check: the encoding must be valid against every pet schema, with
 // the options openapi3filter.ValidateResponse uses. Where every schema compiles
-// (fast_schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
+// (schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
 // judges any other (and words the error).
 func PetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	kin := KinPetCheck(doc, schemas)
@@ -305,7 +305,7 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 	return p
 }
 
-// bodyCheck is the compiled check of a request body (fast_schema.go).
+// bodyCheck is the compiled check of a request body (schema.go).
 type bodyCheck struct {
 	contentTypes []string // Content-Type values, as sent, that select the schema
 	schema       *objectCheck

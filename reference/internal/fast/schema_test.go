@@ -24,7 +24,7 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-// The compiled checks (fast_schema.go) against kin-openapi, which they stand in for: on
+// The compiled checks (schema.go) against kin-openapi, which they stand in for: on
 // every request body the case generator makes (TestCompiledChecksAgreeOnGeneratedCases) and
 // on random ones (FuzzCompiledChecks; make fuzz). A disagreement is a test failure, and each
 // body a fuzz run found goes to testdata/fuzz/FuzzCompiledChecks.

@@ -1,4 +1,4 @@
-package reference
+package fast
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,13 +19,12 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/petstore/petstore/reference/internal/core"
-	"github.com/petstore/petstore/reference/internal/fast"
 	"github.com/petstore/petstore/spec"
 )
 
 // The hot paths one by one: kin-openapi's request and response validation against the
-// precomputed checks that replace them where that is sound (fast_plan.go), and the store.
-// BenchmarkServe and BenchmarkList (store_test.go) measure whole requests.
+// precomputed checks that replace them where that is sound (plan.go), and the store.
+// BenchmarkServe and BenchmarkList (reference's server_test.go) measure whole requests.
 
 // benchRoute routes a request as the api does and returns what validation needs.
 type benchRoute struct {
@@ -31,7 +32,7 @@ type benchRoute struct {
 	params map[string]string
 	opts   *openapi3filter.Options
 	keys   *core.KeySet
-	plans  map[string]*fast.Plan
+	plans  map[string]*Plan
 }
 
 func newBenchRoute(b *testing.B, r *http.Request) benchRoute {
@@ -47,11 +48,11 @@ func newBenchRoute(b *testing.B, r *http.Request) benchRoute {
 	if err != nil {
 		b.Fatal(err)
 	}
-	keys, err := core.NewKeySet([]string{testKey})
+	keys, err := core.NewKeySet([]string{"test-key"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	plans, err := fast.NewPlans(factsOf(b, doc), true)
+	plans, err := NewPlans(factsOf(b, doc), true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func BenchmarkValidateRequest(b *testing.B) {
 		{"getPet", "GET", "/v1/pets/7", ""},
 		{"createPet", "POST", "/v1/pets", `{"name":"Rex","categoryId":1,"status":"sold"}`},
 	} {
-		r := newRequest(b, tc.method, tc.path, nil)
+		r := benchRequest(tc.method, tc.path, nil)
 		br := newBenchRoute(b, r)
 		b.Run(tc.name+"/kin-openapi", func(b *testing.B) {
 			b.ReportAllocs()
@@ -105,10 +106,10 @@ func BenchmarkValidateRequest(b *testing.B) {
 // against the check made once per animal when it is stored, and the test made per response
 // instead.
 func BenchmarkValidateResponse(b *testing.B) {
-	r := newRequest(b, "GET", "/v1/pets", nil)
+	r := benchRequest("GET", "/v1/pets", nil)
 	br := newBenchRoute(b, r)
 	s := core.NewStore([]string{"available", "pending", "sold"}, 100)
-	if err := s.Reset(seedOf(20)); err != nil {
+	if err := s.Reset(benchSeed(20)); err != nil {
 		b.Fatal(err)
 	}
 	rec := &core.Recorder{Headers: http.Header{"Content-Type": {"application/json"}}, Status: 200, Kind: core.BodyPets}
@@ -139,8 +140,8 @@ func BenchmarkValidateResponse(b *testing.B) {
 		name  string
 		check func([]byte) error
 	}{
-		{"pet-once-when-stored", fast.PetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))},
-		{"pet-once-when-stored/kin-openapi", fast.KinPetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))},
+		{"pet-once-when-stored", PetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))},
+		{"pet-once-when-stored/kin-openapi", KinPetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))},
 	} {
 		check := c.check
 		b.Run(c.name, func(b *testing.B) {
@@ -169,7 +170,7 @@ func benchStore(b *testing.B, n int) *core.Store {
 		return s
 	}
 	s := core.NewStore([]string{"available", "pending", "sold"}, n)
-	if err := s.Reset(seedOf(n)); err != nil {
+	if err := s.Reset(benchSeed(n)); err != nil {
 		b.Fatal(err)
 	}
 	benchStores.m[n] = s
@@ -196,7 +197,7 @@ func BenchmarkStoreList(b *testing.B) {
 // live heap each one takes (B/animal, after a GC).
 func BenchmarkStoreAdd(b *testing.B) {
 	s := core.NewStore([]string{"available", "pending", "sold"}, 1<<30)
-	s.Check = fast.PetCheck(spec.MustLoad(), fast.PetSchemas(factsOf(b, spec.MustLoad())))
+	s.Check = PetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -221,7 +222,7 @@ func BenchmarkDecodeNewPet(b *testing.B) {
 	for _, d := range []struct {
 		name   string
 		decode func([]byte) (core.NewPet, error)
-	}{{"one-pass", fast.DecodeNewPetQuick}, {"full", core.DecodeNewPet}} {
+	}{{"one-pass", DecodeNewPetQuick}, {"full", core.DecodeNewPet}} {
 		b.Run(d.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -231,4 +232,21 @@ func BenchmarkDecodeNewPet(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchRequest is an authenticated JSON request.
+func benchRequest(method, path string, body io.Reader) *http.Request {
+	r := httptest.NewRequest(method, path, body)
+	r.Header.Set("Authorization", "Bearer test-key")
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
+// benchSeed returns n animals of each status in turn.
+func benchSeed(n int) []core.NewPet {
+	out := make([]core.NewPet, n)
+	for i := range out {
+		out[i] = core.NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: shipped.Statuses[i%len(shipped.Statuses)]}
+	}
+	return out
 }
