@@ -79,7 +79,7 @@ func BenchmarkValidateRequest(b *testing.B) {
 				}
 			}
 		})
-		if p := br.plans[br.route.Operation.OperationID]; p.SimpleRequest {
+		if p := br.plans[br.route.Operation.OperationID]; p.simpleRequest {
 			b.Run(tc.name+"/precomputed", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -88,7 +88,7 @@ func BenchmarkValidateRequest(b *testing.B) {
 					}
 				}
 			})
-		} else if p.Body != nil {
+		} else if p.body != nil {
 			body := []byte(tc.body)
 			b.Run(tc.name+"/compiled", func(b *testing.B) {
 				b.ReportAllocs()
@@ -141,7 +141,7 @@ func BenchmarkValidateResponse(b *testing.B) {
 		check func([]byte) error
 	}{
 		{"pet-once-when-stored", PetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))},
-		{"pet-once-when-stored/kin-openapi", KinPetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))},
+		{"pet-once-when-stored/kin-openapi", kinPetCheck(spec.MustLoad(), PetSchemas(factsOf(b, spec.MustLoad())))},
 	} {
 		check := c.check
 		b.Run(c.name, func(b *testing.B) {

@@ -49,13 +49,13 @@ var petResponses = []struct {
 
 // plan is what was worked out at start for one operation.
 type Plan struct {
-	SimpleRequest bool // no request body, and params below are all there is to check, besides the key
+	simpleRequest bool // no request body, and params below are all there is to check, besides the key
 	auth          bool // the request needs a valid bearer key
 	params        []paramCheck
 	// body is the compiled check of the request body, for an operation with one whose params
 	// and key are checked as above; nil when there is none.
-	Body   *bodyCheck
-	Bodies map[int]core.BodyKind // statuses whose body need not be validated again
+	body   *bodyCheck
+	bodies map[int]core.BodyKind // statuses whose body need not be validated again
 }
 
 // paramCheck accepts a value that the parameter's schema certainly accepts.
@@ -69,16 +69,16 @@ type paramCheck struct {
 // "run ValidateRequest", not "invalid". authorized says the request carries a valid key
 // (checked once by the caller, keySet.check).
 func (p *Plan) RequestValid(r *http.Request, pathParams map[string]string, authorized bool) bool {
-	return p.SimpleRequest && p.paramsValid(r, pathParams, authorized)
+	return p.simpleRequest && p.paramsValid(r, pathParams, authorized)
 }
 
-func (p *Plan) ChecksBody() bool { return p.Body != nil }
+func (p *Plan) ChecksBody() bool { return p.body != nil }
 
 // bodyValid is requestValid for an operation with a request body, read whole into body (the
 // request's own Body has been read): it needs the compiled check to pass body.
 func (p *Plan) BodyValid(r *http.Request, pathParams map[string]string, authorized bool, body []byte) bool {
-	return p.Body != nil && p.paramsValid(r, pathParams, authorized) &&
-		p.Body.check(r.Header.Get("Content-Type"), body) == passes
+	return p.body != nil && p.paramsValid(r, pathParams, authorized) &&
+		p.body.check(r.Header.Get("Content-Type"), body) == passes
 }
 
 // paramsValid reports whether the key and the parameters certainly pass ValidateRequest.
@@ -113,7 +113,7 @@ func (p *Plan) paramsValid(r *http.Request, pathParams map[string]string, author
 
 // responseValid reports whether the recorded response is one that was validated before.
 func (p *Plan) ResponseValid(rec *core.Recorder) bool {
-	return rec.Kind != core.BodyOther && p.Bodies[rec.Status] == rec.Kind &&
+	return rec.Kind != core.BodyOther && p.bodies[rec.Status] == rec.Kind &&
 		rec.Headers.Get("Content-Type") == "application/json"
 }
 
@@ -138,7 +138,7 @@ func PetSchemas(facts *spec.Facts) []*openapi3.Schema {
 // (schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
 // judges any other (and words the error).
 func PetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
-	kin := KinPetCheck(doc, schemas)
+	kin := kinPetCheck(doc, schemas)
 	var compiled []*objectCheck
 	for _, s := range schemas {
 		c := compileObject(s)
@@ -156,7 +156,7 @@ func PetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 }
 
 // kinPetCheck is petCheck with kin-openapi alone.
-func KinPetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
+func kinPetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}
 	if doc.IsOpenAPI31OrLater() {
 		opts = append(opts, openapi3.EnableJSONSchema2020())
@@ -196,7 +196,7 @@ func NewPlans(facts *spec.Facts, prevalidated bool) (map[string]*Plan, error) {
 			return nil, fmt.Errorf("reference: %s %s has no operationId", op.Method, op.Path)
 		}
 		p := requestPlan(facts.Doc, facts.Doc.Paths.Value(op.Path), op.Op)
-		p.Bodies = map[int]core.BodyKind{}
+		p.bodies = map[int]core.BodyKind{}
 		for _, pr := range petResponses {
 			if pr.op != op.ID || !prevalidated {
 				continue
@@ -206,7 +206,7 @@ func NewPlans(facts *spec.Facts, prevalidated bool) (map[string]*Plan, error) {
 				s = plainArrayItems(s)
 			}
 			if s != nil && containsSchema(pets, s) {
-				p.Bodies[pr.status] = pr.kind
+				p.bodies[pr.status] = pr.kind
 			}
 		}
 		plans[op.ID] = p
@@ -301,7 +301,7 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 		}
 		p.params = append(p.params, pc)
 	}
-	p.SimpleRequest, p.Body = body == nil, body
+	p.simpleRequest, p.body = body == nil, body
 	return p
 }
 

@@ -22,16 +22,25 @@ import (
 func TestPlansForTheSpec(t *testing.T) {
 	plans, err := NewPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
-	assert.True(t, plans["listPets"].SimpleRequest)
-	assert.True(t, plans["getPet"].SimpleRequest)
-	assert.False(t, plans["createPet"].SimpleRequest, "a request body is always validated in full")
-	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPets}, plans["listPets"].Bodies)
-	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPet}, plans["getPet"].Bodies)
-	assert.Equal(t, map[int]core.BodyKind{201: core.BodyPet}, plans["createPet"].Bodies)
+	assert.True(t, plans["listPets"].simpleRequest)
+	assert.True(t, plans["getPet"].simpleRequest)
+	assert.False(t, plans["createPet"].simpleRequest, "a request body is always validated in full")
+	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPets}, plans["listPets"].bodies)
+	assert.Equal(t, map[int]core.BodyKind{200: core.BodyPet}, plans["getPet"].bodies)
+	assert.Equal(t, map[int]core.BodyKind{201: core.BodyPet}, plans["createPet"].bodies)
 
 	plans, err = NewPlans(factsOf(t, spec.MustLoad()), false)
 	require.NoError(t, err)
-	assert.Empty(t, plans["listPets"].Bodies, "without the store's check nothing is taken as validated")
+	assert.Empty(t, plans["listPets"].bodies, "without the store's check nothing is taken as validated")
+
+	// A list schema with a constraint of its own: lists are validated in full.
+	doc, err := spec.Parse(spec.Bytes())
+	require.NoError(t, err)
+	two := uint64(2)
+	doc.Components.Schemas["Pets"].Value.MaxItems = &two
+	plans, err = NewPlans(factsOf(t, doc), true)
+	require.NoError(t, err)
+	assert.Empty(t, plans["listPets"].bodies)
 }
 
 // The request shortcut accepts only what ValidateRequest accepts, and accepts the usual

@@ -66,7 +66,7 @@ var checkPairs = sync.OnceValues(func() (*checkPair, error) {
 		return nil, err
 	}
 	schemas := PetSchemas(facts)
-	cp := &checkPair{route: route, body: plans["createPet"].Body, rb: route.Operation.RequestBody.Value,
+	cp := &checkPair{route: route, body: plans["createPet"].body, rb: route.Operation.RequestBody.Value,
 		opts:     &openapi3filter.Options{AuthenticationFunc: func(context.Context, *openapi3filter.AuthenticationInput) error { return nil }, SkipSettingDefaults: true},
 		petCheck: PetCheck(doc, schemas)}
 	// Only whether kin-openapi accepts counts here: its default message would quote a whole
@@ -282,14 +282,14 @@ func TestCreatePetBodyIsCompiled(t *testing.T) {
 	plans, err := NewPlans(factsOf(t, spec.MustLoad()), true)
 	require.NoError(t, err)
 	p := plans["createPet"]
-	require.NotNil(t, p.Body)
-	assert.False(t, p.SimpleRequest)
+	require.NotNil(t, p.body)
+	assert.False(t, p.simpleRequest)
 	assert.True(t, p.auth)
-	assert.Contains(t, p.Body.contentTypes, "application/json")
+	assert.Contains(t, p.body.contentTypes, "application/json")
 
 	plans, err = NewPlans(factsOf(t, UncompiledNewPet(t)), true)
 	require.NoError(t, err)
-	assert.Nil(t, plans["createPet"].Body)
+	assert.Nil(t, plans["createPet"].body)
 }
 
 // UncompiledNewPet is the spec with a NewPet schema the compiler refuses (maxProperties)
