@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
 	{"reference/internal/core", "conformance/report", "internal/document", "internal/grownspec"},
-	{"reference/internal/fast", "reference/double"},
+	{"reference/internal/fast", "reference/double", "reference/internal/testkit"},
 	{"reference", "conformance/judge", "conformance/wire"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
@@ -201,6 +201,10 @@ func TestLayout(t *testing.T) {
 		{"reference/internal/fast", "reference/double"}, {"reference/double", "reference/internal/fast"},
 	} {
 		assert.False(t, reaches(pkgs, edge[0], edge[1]), "%s reaches %s", edge[0], edge[1])
+	}
+	// The reference's test kit is for tests only.
+	for _, name := range names {
+		assert.False(t, pkgs[name].imports["reference/internal/testkit"], "%s imports reference/internal/testkit, which only tests may use", name)
 	}
 	// The case generator and the explorer stand apart from the runner.
 	assert.False(t, reaches(pkgs, "conformance/cases", "conformance"), "conformance/cases reaches the runner")

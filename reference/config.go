@@ -1,18 +1,9 @@
-// Package reference is the in-memory reference implementation of the pet store interface.
-// Routing, request validation and response validation all come from spec/openapi.yaml, read
-// once into spec.Facts when a server is made.
-//
-// Its rooms are packages, and the compiler keeps them apart:
-//
-//   - the server itself, internal/core: store, errors, validation, auth, handlers,
-//     recorder, routes. Alone it is complete and correct.
-//   - its fast paths, internal/fast: shortcuts taken only where they are provably equal to
-//     the core's (precomputed checks, a one-pass decoder, the access log line), plugged in
-//     through the core's hooks (API.Shortcuts, Server.Decode, the store's check).
-//   - the test double, double: chosen answers, faults, the clock, the journal and the
-//     client report, around the core.
-//
-// This package assembles them: NewServer, Config, and the Server with the double's handles.
+// Package reference is the in-memory reference implementation of the pet store interface:
+// NewServer, its Config, and the assembly of its rooms, each a package the compiler keeps
+// apart. The server itself (internal/core: store, errors, validation, auth, handlers,
+// routes) is complete and correct alone; its fast paths (internal/fast) are taken only where
+// provably equal to it; the test double (double) wraps it when Config.Double asks for it.
+// Routing and validation come from the spec, read once into spec.Facts when a server is made.
 package reference
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/testkit"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -222,8 +223,8 @@ func TestDelayAndLatencyAskTheSleeper(t *testing.T) {
 
 	h = newTestServer(t, reference.Config{Double: double.Double{Latency: 40 * time.Millisecond, Sleep: s.sleep}})
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code)
-	assert.Equal(t, http.StatusUnauthorized, do(t, h, req{method: "GET", path: "/v1/pets"}).Code)
-	assert.Equal(t, http.StatusOK, do(t, h, req{method: "GET", path: "/healthz"}).Code)
+	assert.Equal(t, http.StatusUnauthorized, do(t, h, testkit.Req{Method: "GET", Path: "/v1/pets"}).Code)
+	assert.Equal(t, http.StatusOK, do(t, h, testkit.Req{Method: "GET", Path: "/healthz"}).Code)
 	assert.Equal(t, []time.Duration{40 * time.Millisecond, 40 * time.Millisecond}, s.take(), "every API answer, not /healthz")
 }
 
@@ -254,7 +255,7 @@ func TestRateLimit(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, w.Code)
 	assert.Equal(t, "1", w.Header().Get("Retry-After"))
 	assert.Equal(t, double.CodeRateLimited, errorBody(t, w).Code)
-	assert.Equal(t, http.StatusOK, do(t, h, req{method: "GET", path: "/healthz"}).Code, "outside the API")
+	assert.Equal(t, http.StatusOK, do(t, h, testkit.Req{Method: "GET", Path: "/healthz"}).Code, "outside the API")
 	now.Store(start.Add(750 * time.Millisecond).UnixNano())
 	assert.Equal(t, http.StatusOK, call(t, h, "GET", "/v1/pets", "").Code, "the next second")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/testkit"
 )
 
 func journalOf(t *testing.T, h http.Handler, query string) double.Journal {
@@ -33,9 +34,9 @@ func TestJournal(t *testing.T) {
 	call(t, h, "GET", "/v1/pets?limit=1", "")
 	call(t, h, "POST", "/v1/pets", `{"name":"Rex"}`)
 	call(t, h, "GET", "/v1/pets/2", "")
-	do(t, h, req{method: "GET", path: "/v1/pets"}) // no key
-	do(t, h, req{method: "GET", path: "/nowhere"})
-	do(t, h, req{method: "GET", path: "/healthz"}) // not journalled
+	do(t, h, testkit.Req{Method: "GET", Path: "/v1/pets"}) // no key
+	do(t, h, testkit.Req{Method: "GET", Path: "/nowhere"})
+	do(t, h, testkit.Req{Method: "GET", Path: "/healthz"}) // not journalled
 
 	j := journalOf(t, h, "")
 	require.Len(t, j.Requests, 5)

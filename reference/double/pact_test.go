@@ -11,6 +11,7 @@ import (
 	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/testkit"
 )
 
 // GET /_admin/pact writes the journal's distinct interactions, the key a placeholder, the
@@ -23,7 +24,7 @@ func TestAdminPact(t *testing.T) {
 	require.Equal(t, http.StatusCreated, created.Code)
 	call(t, h, "GET", "/v1/pets/999", "")
 	call(t, h, "GET", "/v1/pets", "", "Prefer", "code=401") // chosen: not the provider's to keep
-	do(t, h, req{method: "GET", path: "/v1/pets", auth: "Bearer wrong-key"})
+	do(t, h, testkit.Req{Method: "GET", Path: "/v1/pets", Auth: "Bearer wrong-key"})
 
 	assert.Equal(t, http.StatusUnauthorized, call(t, h, "GET", "/_admin/pact", "").Code, "the API key is not the admin key")
 	w := admin(t, h, "GET", "/_admin/pact?consumer=web", "")
@@ -64,7 +65,7 @@ func TestAdminPact(t *testing.T) {
 func TestAdminPactState(t *testing.T) {
 	h := newTestServer(t, reference.Config{AdminKey: adminKey})
 	state := func(auth, body string) (int, map[string]string) {
-		w := do(t, h, req{method: "POST", path: "/_admin/pact/state", auth: auth, contentType: "application/json", body: body})
+		w := do(t, h, testkit.Req{Method: "POST", Path: "/_admin/pact/state", Auth: auth, ContentType: "application/json", Body: body})
 		var out map[string]string
 		_ = json.Unmarshal(w.Body.Bytes(), &out)
 		return w.Code, out
