@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
@@ -361,4 +364,33 @@ func TestInvalidPetIsNeverStored(t *testing.T) {
 	assert.Equal(t, http.StatusCreated, do(t, h, post(`{"name":"Rexxx","categoryId":1,"status":"available"}`)).Code)
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 1)
 	assert.Equal(t, 2, strings.Count(log.String(), "response violates the spec"), log.String())
+}
+
+// A server without the double's settings runs none of its code on the way of a request (no
+// frame of a file of reference/double, inlined or not, is on the stack when the handler
+// answers); with the journal or
+// the scenarios on, the double is around the api.
+func TestPlainServerRunsNoDoubleCode(t *testing.T) {
+	for _, tc := range []struct {
+		d    double.Double
+		want bool
+	}{{double.Double{}, false}, {double.Double{Journal: 10}, true}, {double.Double{Scenarios: true}, true}} {
+		inDouble := false
+		h, err := newServer(Config{APIKeys: []string{testKey}, Now: fixedNow, Double: tc.d}, func(m map[string]core.Handler) {
+			list := m["listPets"]
+			m["listPets"] = func(rec *core.Recorder, r *http.Request) {
+				pcs := make([]uintptr, 64)
+				frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+				for more := true; more; {
+					var f runtime.Frame
+					f, more = frames.Next()
+					inDouble = inDouble || strings.Contains(filepath.ToSlash(f.File), "/reference/double/")
+				}
+				list(rec, r)
+			}
+		})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, do(t, h, get("/v1/pets")).Code)
+		assert.Equal(t, tc.want, inDouble, "%+v", tc.d)
+	}
 }
