@@ -238,6 +238,7 @@ func (k *keyOutside) wrap(h http.Handler) http.Handler {
 // default run (logs on the way keep URLs), and nowhere with --no-key-elsewhere, which counts
 // those cases as not sent.
 func TestKeyOutsideTheHeaderOnce(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	seen := &keyOutside{count: map[string]int{}}
 	rep := run(t, serve(t, seen.wrap(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{Seed: 1})
 	assert.Equal(t, conformance.Conforming, rep.Verdict)

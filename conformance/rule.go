@@ -71,7 +71,7 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Status, res.Reason = Error, "the check panicked: "+r.sess.Redact(panicked)
 	case r.ctx.Err() != nil && len(res.Failures) == 0:
 		// Stopped while the rule ran, before it showed a fault: not judged.
-		res.Status, res.Reason = Skip, "not judged: "+r.stopPhrase()
+		res.Status, res.Reason, res.NotRun = Skip, "not judged: "+r.stopPhrase(), true
 	case !rec.Answered():
 		// Refused, reset or timed out says nothing about conformance; Error still makes
 		// the run not conforming, so a target that never answers does not pass.

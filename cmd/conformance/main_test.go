@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,11 +53,18 @@ func openReference(t *testing.T, broken bool) string {
 }
 
 func TestRunInProcessReference(t *testing.T) {
-	code, out, errOut := runMain(t, nil, "run")
+	code, out, errOut := runMain(t, nil, "run", "--seed", "1")
 	assert.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "\n5 Authentication\n")
 	n := catalogueSize(t)
-	assert.Regexp(t, fmt.Sprintf(`\n%d rules: %d pass, 0 fail, 0 warn, 2 skip, 0 error; \d+ cases, \d+ requests, \d+ animals created, 0 found; seed \d+; [\d.]+ ms: CONFORMING\n$`, n, n-2), out)
+	summary := regexp.MustCompile(fmt.Sprintf(`\n(%d rules: %d pass, 0 fail, 0 warn, 2 skip, 0 error; \d+ cases, \d+ requests, \d+ animals created, 0 found); seed 1; [\d.]+ ms: CONFORMING\n$`, n, n-2)).FindStringSubmatch(out)
+	require.NotNil(t, summary, out)
+	// The quick start quotes this line: its counts are those of seed 1, measured here.
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	quoted := "`" + summary[1] + "; seed ...; ... CONFORMING`"
+	assert.True(t, strings.Contains(strings.Join(strings.Fields(string(readme)), " "), quoted),
+		"README.md's quick start must quote the summary of `conformance run --seed 1`: %s", quoted)
 
 	// With a clock past getPet's removal date, the in-process reference shares it.
 	code, out, _ = runMain(t, nil, "run", "--now", "2031-01-01", "--only", "getPet")

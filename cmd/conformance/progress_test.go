@@ -135,3 +135,14 @@ func TestColour(t *testing.T) {
 		})
 	}
 }
+
+// A rule in error may have had answers (its check panicked, its animals could not be
+// prepared): the closing line does not say there was no answer to judge.
+func TestUnjudgedLineDoesNotGuessWhy(t *testing.T) {
+	var b strings.Builder
+	writeUnjudged(&b, &conformance.Report{Results: []conformance.Result{
+		{ID: "createPet/valid", Status: conformance.Error, Reason: "the check panicked: boom"},
+		{ID: "listPets/limit-max", Status: conformance.Fail},
+	}})
+	assert.Equal(t, "failed: 1 rule: listPets/limit-max\nerror (not judged, each for the reason its report gives): 1 rule: createPet/valid\n", b.String())
+}

@@ -363,8 +363,12 @@ func writeReport(e env, f runFlags, write conformance.Writer, rep *conformance.R
 		return err
 	}
 	c := rep.Counts
-	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %s, %d pass, %d fail, %d warn, %d skip, %d error; report in %s\n",
-		rep.Verdict, words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, f.output)
+	unstarted := ""
+	if c.NotRun > 0 {
+		unstarted = fmt.Sprintf(", %d not run", c.NotRun)
+	}
+	_, err := fmt.Fprintf(e.stdout, "conformance: %s: %s, %d pass, %d fail, %d warn, %d skip, %d error%s; report in %s\n",
+		rep.Verdict, words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, unstarted, f.output)
 	return err
 }
 
