@@ -23,7 +23,7 @@ const module = "github.com/petstore/petstore/"
 // (DESIGN.md, "Layout of the harness"). A name ending in "/" stands for every package under
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
-	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck"},
+	{"internal/words", "internal/jsonscan", "internal/secret", "conformance/anatomy", "internal/xsdcheck"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
 	{"reference/internal/core", "conformance/report", "internal/document", "internal/grownspec"},
 	{"reference/internal/fast", "reference/double", "reference/internal/testkit"},

@@ -50,7 +50,7 @@ func (r *runner) run(rule Rule) (res Result) {
 	}
 	// A failing answer that came after another request's on its connection is sent again
 	// alone before its request is blamed.
-	rec.Confirm(r.ctx)
+	rec.Confirm(r.ctx, r.reserve)
 	// The exchanges are written (redacted, with their curl lines) only for a rule that
 	// does not pass: most rules pass, and theirs are never shown.
 	res.Failures = rec.Failures()
@@ -183,7 +183,9 @@ type caseSender struct {
 }
 
 // keepExchanges cuts a failed rule's exchanges to exchange.MaxExchanges: the last ones, or, when a
-// rule of many requests (a case family) failed early, the ones its failures point at.
+// rule of many requests (a case family) failed, the ones its failures point at. Every failure
+// keeps its exchange, so that each has its curl line: beyond MaxExchanges, an exchange is kept
+// without its response body (marked cut).
 func keepExchanges(res *Result) {
 	if len(res.Exchanges) <= exchange.MaxExchanges {
 		return
@@ -191,10 +193,17 @@ func keepExchanges(res *Result) {
 	keep := map[int]int{}
 	var kept []Exchange
 	for _, f := range res.Failures {
-		if _, ok := keep[f.Exchange]; !ok && f.Exchange >= 0 && len(kept) < exchange.MaxExchanges {
-			keep[f.Exchange] = len(kept)
-			kept = append(kept, res.Exchanges[f.Exchange])
+		if _, ok := keep[f.Exchange]; ok || f.Exchange < 0 || f.Exchange >= len(res.Exchanges) {
+			continue
 		}
+		keep[f.Exchange] = len(kept)
+		ex := res.Exchanges[f.Exchange]
+		if len(kept) >= exchange.MaxExchanges && ex.Response != nil && ex.Response.Body != "" {
+			slim := *ex.Response
+			slim.Body, slim.Truncated = "", true
+			ex.Response = &slim
+		}
+		kept = append(kept, ex)
 	}
 	if len(kept) == 0 {
 		n := len(res.Exchanges)

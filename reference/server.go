@@ -195,8 +195,9 @@ func (srv *Server) middleware(cfg Config, ew *core.ErrorWriter, h http.Handler, 
 	// 500 Error, logged; and body read errors are 400s.
 	h = core.Guard(ew, logger)(h)
 	h = srv.Record(h) // outside guard: it records the 500 of a panic too
-	// The Common Log Format has no request headers, so Authorization is never written.
-	h = fast.AccessLog(logw, h) // gorilla's LoggingHandler's line, for less
+	// The Common Log Format has no request headers, so Authorization is never written; a key
+	// sent in the query is masked.
+	h = fast.AccessLog(logw, core.Masker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...).Query, h) // gorilla's LoggingHandler's line, for less
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}

@@ -189,7 +189,7 @@ func (j *judge) judgeKey(s seen, secured bool, where string, add func(string, st
 			add(RuleAuthBearer, "%s sent Authorization: %s <...>, not Bearer <key>", where, firstWord(auth[0]))
 		}
 	}
-	if q := r.URL.RawQuery; q != "" && j.mask.mask(q) != q {
+	if q := r.URL.RawQuery; q != "" && j.mask.query(q) != q {
 		add(RuleAuthBearer, "%s sent the key in the query string", where)
 	}
 	for name, vs := range r.Header {
@@ -197,7 +197,7 @@ func (j *judge) judgeKey(s seen, secured bool, where string, add func(string, st
 			continue
 		}
 		for _, v := range vs {
-			if j.mask.mask(v) != v {
+			if j.mask.value(v) != v {
 				add(RuleAuthBearer, "%s sent the key in the %s header", where, name)
 				break
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // keySet holds the accepted bearer tokens as SHA-256 digests: comparing digests of equal
@@ -71,4 +73,17 @@ func (ks *KeySet) Authenticate(_ context.Context, in *openapi3filter.Authenticat
 		return in.NewError(errors.New("missing or invalid bearer token"))
 	}
 	return nil
+}
+
+// Redacted is what a key becomes where the server writes what a client sent: the access
+// log's query, the double's journal and report.
+const Redacted = "<redacted>"
+
+// Masker masks every form of the keys (internal/secret's) with Redacted.
+func Masker(keys ...string) *secret.Masker {
+	secrets := make([]secret.Secret, len(keys))
+	for i, k := range keys {
+		secrets[i] = secret.Secret{Value: k, Placeholder: Redacted}
+	}
+	return secret.New(secrets...)
 }
