@@ -115,7 +115,7 @@ func newServer(cfg Config, patch func(map[string]core.Handler)) (*Server, error)
 			return nil, err
 		}
 	}
-	srv.handler = srv.middleware(cfg, s.EW, core.WithExtras(extras, ops, s.EW), a.Methods, logw, logger)
+	srv.handler = srv.middleware(cfg, s.EW, core.WithExtras(extras, ops, s.EW), a.Methods, logw)
 	return srv, nil
 }
 
@@ -187,13 +187,13 @@ func newFastReference(facts *spec.Facts, cfg Config, keys *core.KeySet, logger *
 
 // middleware wraps h in what every request goes through, from the inside out: CORS, the
 // guard, the journal (with Config.Double.Journal), the access log and the proxy headers.
-func (srv *Server) middleware(cfg Config, ew *core.ErrorWriter, h http.Handler, methods []string, logw io.Writer, logger *log.Logger) http.Handler {
+func (srv *Server) middleware(cfg Config, ew *core.ErrorWriter, h http.Handler, methods []string, logw io.Writer) http.Handler {
 	if len(cfg.CORSOrigins) > 0 {
 		h = core.WithCORS(cfg.CORSOrigins, methods, h)
 	}
 	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
 	// 500 Error, logged; and body read errors are 400s.
-	h = core.Guard(ew, logger)(h)
+	h = core.Guard(ew, ew.Log)(h)
 	h = srv.Record(h) // outside guard: it records the 500 of a panic too
 	// The Common Log Format has no request headers, so Authorization is never written; a key
 	// sent in the query is masked.
