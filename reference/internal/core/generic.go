@@ -398,7 +398,7 @@ func mergeInto(stored, body []byte, id int64) (NewPet, error) {
 	if !utf8.Valid(body) {
 		return NewPet{}, Invalid("request body: not valid UTF-8")
 	}
-	if err := CheckDuplicateKeys(body); err != nil {
+	if err := checkDuplicateKeys(body); err != nil {
 		return NewPet{}, Invalid("request body: %v", err)
 	}
 	var patch, target any

@@ -48,7 +48,7 @@ func DecodeNewPet(data []byte) (NewPet, error) {
 	if !utf8.Valid(data) {
 		return NewPet{}, Invalid("request body: not valid UTF-8")
 	}
-	if err := CheckDuplicateKeys(data); err != nil {
+	if err := checkDuplicateKeys(data); err != nil {
 		return NewPet{}, Invalid("request body: %v", err)
 	}
 	var fields map[string]json.RawMessage
@@ -223,7 +223,7 @@ func exactInt64(s string) (int64, bool) {
 }
 
 // checkDuplicateKeys walks the whole document and fails on an object with a repeated key.
-func CheckDuplicateKeys(data []byte) error {
+func checkDuplicateKeys(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	// One entry per open container: the keys seen so far (object) or nil (array).

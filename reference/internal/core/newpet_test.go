@@ -25,7 +25,7 @@ func TestCheckDuplicateKeys(t *testing.T) {
 		`[{"k":1},{"k":1}]`:                  false,
 		`{"name":"a","categoryId":1,"n":{}}`: false,
 	} {
-		err := CheckDuplicateKeys([]byte(doc))
+		err := checkDuplicateKeys([]byte(doc))
 		assert.Equal(t, dup, err != nil, "%s: %v", doc, err)
 	}
 }
