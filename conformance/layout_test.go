@@ -25,8 +25,9 @@ const module = "github.com/petstore/petstore/"
 var layers = [][]string{
 	{"internal/words", "internal/jsonscan", "internal/secret", "conformance/anatomy", "internal/xsdcheck"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
-	{"reference", "conformance/report", "internal/document", "internal/grownspec"},
-	{"conformance/judge", "conformance/wire"},
+	{"reference/internal/core", "conformance/report", "internal/document", "internal/grownspec"},
+	{"reference/internal/fast", "reference/double", "reference/internal/testkit"},
+	{"reference", "conformance/judge", "conformance/wire"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy", "conformance/pact/check"},
@@ -192,6 +193,18 @@ func TestLayout(t *testing.T) {
 	// Rules see the Check API and the facts, never the runner or the session.
 	for _, below := range []string{"conformance", "conformance/exchange"} {
 		assert.False(t, reaches(pkgs, "conformance/rules", below), "conformance/rules reaches %s", below)
+	}
+	// The reference's rooms: the core knows neither its fast paths nor the test double, and
+	// those two do not know each other.
+	for _, edge := range [][2]string{
+		{"reference/internal/core", "reference/internal/fast"}, {"reference/internal/core", "reference/double"},
+		{"reference/internal/fast", "reference/double"}, {"reference/double", "reference/internal/fast"},
+	} {
+		assert.False(t, reaches(pkgs, edge[0], edge[1]), "%s reaches %s", edge[0], edge[1])
+	}
+	// The reference's test kit is for tests only.
+	for _, name := range names {
+		assert.False(t, pkgs[name].imports["reference/internal/testkit"], "%s imports reference/internal/testkit, which only tests may use", name)
 	}
 	// The case generator and the explorer stand apart from the runner.
 	assert.False(t, reaches(pkgs, "conformance/cases", "conformance"), "conformance/cases reaches the runner")
