@@ -24,10 +24,10 @@ const module = "github.com/petstore/petstore/"
 // (DESIGN.md, "Layout of the harness"). A name ending in "/" stands for every package under
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
-	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck"},
+	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck", "internal/level"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact", "internal/schemacheck"},
-	{"reference", "conformance/report", "internal/document", "internal/grownspec"},
-	{"conformance/judge", "conformance/wire"},
+	{"conformance/report", "internal/document", "internal/grownspec", "internal/clientrules"},
+	{"reference", "conformance/judge", "conformance/wire"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy", "conformance/pact/check"},
@@ -172,10 +172,10 @@ func TestLayout(t *testing.T) {
 		assert.Contains(t, contents, "`"+entry, "the contents table of docs/layout.md does not name %s (package %s)", entry, name)
 	}
 
-	// The result model and its writers read nothing but the standard library, spec and the
-	// wording of counts.
+	// The result model and its writers read nothing but the standard library, spec, the
+	// wording of counts and the level type.
 	for imp := range pkgs["conformance/report"].imports {
-		assert.Contains(t, []string{"spec", "internal/words"}, imp, "conformance/report imports %s", imp)
+		assert.Contains(t, []string{"spec", "internal/words", "internal/level"}, imp, "conformance/report imports %s", imp)
 	}
 	// The shared judge reads the facts and writes findings, nothing else.
 	for imp := range pkgs["conformance/judge"].imports {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/internal/level"
 )
 
 // fakeWall is a wall clock that moves only when told.
@@ -38,7 +40,7 @@ var (
 func TestClientRules(t *testing.T) {
 	for _, tc := range []struct {
 		rule          string
-		level         string
+		level         level.Level
 		breaks, keeps []exchange
 	}{
 		{RuleAuthBearer, LevelMust,
