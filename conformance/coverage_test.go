@@ -14,6 +14,7 @@ import (
 // The run against the reference exercises every documented operation × status pair of the
 // spec, and every parameter and enumeration value.
 func TestReferenceRunCoversTheSpec(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	rep := run(t, serve(t, newReference(t, beforeSunset, reference.Config{})), conformance.Options{MinCoverage: 100})
 	require.True(t, rep.Conforming(), "%+v", rep.GateFailures)
 	c := rep.Coverage

@@ -53,6 +53,7 @@ func after500(dropNext bool) func(h http.Handler) http.Handler {
 // connection closed after the 500 is reported with the request that got the 500, whether or
 // not a later request happened to reuse it (issue 22, item 3).
 func TestFindingsDoNotDependOnConnections(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	for _, tc := range []struct {
 		name     string
 		dropNext bool

@@ -75,6 +75,7 @@ func TestSpecViolationPointsAtTheSpec(t *testing.T) {
 }
 
 func TestFaultyServers(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	tests := []struct {
 		name  string
 		wrap  func(http.Handler) http.Handler

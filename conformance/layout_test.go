@@ -24,7 +24,7 @@ const module = "github.com/petstore/petstore/"
 // (DESIGN.md, "Layout of the harness"). A name ending in "/" stands for every package under
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
-	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck", "internal/level"},
+	{"internal/words", "internal/jsonscan", "internal/secret", "conformance/anatomy", "internal/xsdcheck", "internal/level"},
 	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact", "internal/schemacheck"},
 	{"conformance/report", "internal/document", "internal/grownspec", "internal/clientrules"},
 	{"reference", "conformance/judge", "conformance/wire"},

@@ -331,7 +331,7 @@ func (r *runner) list(status string) ([]map[string]any, error) {
 		// The representation of nothing, seen before the run created anything: the rule
 		// listPets/empty-array judges it.
 		r.emptyOnce.Do(func() {
-			r.empty = &rules.Listing{Request: "GET " + r.facts.ByID[spec.OpList].Path + "?" + q.Encode(), Body: raw}
+			r.empty = &cases.Listing{Request: "GET " + r.facts.ByID[spec.OpList].Path + "?" + q.Encode(), Body: raw}
 		})
 	}
 	out := pets[:0]

@@ -41,6 +41,7 @@ func statuses(rep *conformance.Report, want conformance.Status) []string {
 // Every Must and Should rule passes against the reference, before and after getPet's
 // removal date (the server and the run share the clock), strict or not.
 func TestReferencePassesAll(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	afterSunset := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name    string
@@ -74,6 +75,7 @@ func TestReferencePassesAll(t *testing.T) {
 // rules create; a read-only run creates nothing and skips those rules. Against the
 // document's spec: with a DELETE (a spec author's), runs remove what they created.
 func TestReuseAndReadOnly(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	doc, err := spec.Parse(document.Spec)
 	require.NoError(t, err)
 	target := serve(t, newReference(t, beforeSunset, reference.Config{Spec: doc}))
@@ -134,6 +136,7 @@ func TestOnlySkip(t *testing.T) {
 // Rules about an operation marked experimental or beta only warn, labelled with the
 // marking, unless the run is strict.
 func TestStabilityMarking(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	text := strings.Replace(string(spec.Bytes()), "      operationId: listPets\n",
 		"      operationId: listPets\n      x-stability: experimental\n", 1)
 	doc, err := spec.Parse([]byte(text))

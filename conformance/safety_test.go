@@ -264,6 +264,7 @@ func (s *wideStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // removes an animal that existed before it; the read-only run sends only GET and HEAD; the
 // plain run removes what it created, and --keep leaves it (issue 22, item 1).
 func TestRunTouchesOnlyWhatItCreated(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	doc := grownSpec(t)
 	const before = 30
 	for _, tc := range []struct {

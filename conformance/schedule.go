@@ -63,11 +63,11 @@ func (r *runner) runAll(each func(res Result)) {
 		if res.ID == "" {
 			// Never started: the run was interrupted, or the target became unjudgeable.
 			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Title: rule.Title, Status: Skip,
-				Reason: "not judged: " + r.stopPhrase()}
+				NotRun: true, Reason: "not judged: " + r.stopPhrase()}
 		}
 		if stoppedAt != "" {
 			res = Result{ID: rule.ID, Section: rule.Section, Severity: rule.Severity, Level: rule.Severity, Title: rule.Title, Status: Skip,
-				Reason: "not run: --fail-fast stopped the run after " + stoppedAt}
+				NotRun: true, Reason: "not run: --fail-fast stopped the run after " + stoppedAt}
 		}
 		r.report.Results = append(r.report.Results, res)
 		callbacks.Lock()

@@ -75,36 +75,45 @@ func (s *seen) watch(h http.Handler) http.Handler {
 // once (Options.Wait) and the server's latency jitter is not slept, so the test is fast;
 // each seed's choices and requests are the seed's, whatever the machine.
 func TestVariedReferenceIsConformingForSeeds1To10(t *testing.T) {
-	var all seen
-	for seed := uint64(1); seed <= 10; seed++ {
-		t.Run("seed "+strconv.FormatUint(seed, 10), func(t *testing.T) {
-			ref, err := reference.New(reference.Config{
-				APIKeys: []string{testKey},
-				Now:     func() time.Time { return beforeSunset },
-				Double:  reference.Double{Vary: seed, Sleep: func(context.Context, time.Duration) {}},
-			})
-			require.NoError(t, err)
-			var s seen
-			target := serve(t, s.watch(ref))
-			rep, err := conformance.Run(context.Background(), target, conformance.Options{
-				// Strength 1: every variant of every family is sent; the auth variants'
-				// pairs meet nothing a varied server does differently.
-				Now: beforeSunset, Seed: seed, Strength: 1,
-				Wait: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
-			})
-			require.NoError(t, err, reference.ChooseVariations(seed).String())
-			for _, res := range rep.Results {
-				if res.Status == conformance.Fail || res.Status == conformance.Error {
-					t.Errorf("%s: %s: %v", res.ID, res.Status, res.Failures)
+	t.Parallel() // whole runs against servers of their own
+	var (
+		mu  sync.Mutex
+		all seen
+	)
+	t.Run("seeds", func(t *testing.T) {
+		for seed := uint64(1); seed <= 10; seed++ {
+			t.Run("seed "+strconv.FormatUint(seed, 10), func(t *testing.T) {
+				t.Parallel()
+				ref, err := reference.New(reference.Config{
+					APIKeys: []string{testKey},
+					Now:     func() time.Time { return beforeSunset },
+					Double:  reference.Double{Vary: seed, Sleep: func(context.Context, time.Duration) {}},
+				})
+				require.NoError(t, err)
+				var s seen
+				target := serve(t, s.watch(ref))
+				rep, err := conformance.Run(context.Background(), target, conformance.Options{
+					// Strength 1: every variant of every family is sent; the auth variants'
+					// pairs meet nothing a varied server does differently.
+					Now: beforeSunset, Seed: seed, Strength: 1,
+					Wait: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+				})
+				require.NoError(t, err, reference.ChooseVariations(seed).String())
+				for _, res := range rep.Results {
+					if res.Status == conformance.Fail || res.Status == conformance.Error {
+						t.Errorf("%s: %s: %v", res.ID, res.Status, res.Failures)
+					}
 				}
-			}
-			assert.True(t, rep.Conforming(), "exit 0 with %s", reference.ChooseVariations(seed))
-			all.beyond53 = all.beyond53 || s.beyond53
-			all.notAscending = all.notAscending || s.notAscending
-			all.faults += s.faults
-			all.short += int(ref.Varied().Short.Load())
-		})
-	}
+				assert.True(t, rep.Conforming(), "exit 0 with %s", reference.ChooseVariations(seed))
+				mu.Lock()
+				defer mu.Unlock()
+				all.beyond53 = all.beyond53 || s.beyond53
+				all.notAscending = all.notAscending || s.notAscending
+				all.faults += s.faults
+				all.short += int(ref.Varied().Short.Load())
+			})
+		}
+	})
 	assert.True(t, all.beyond53, "some seed answers ids above 2^53")
 	assert.True(t, all.notAscending, "some seed answers a listing whose ids do not ascend")
 	assert.NotZero(t, all.short, "some seed cuts a page below what the store returned")

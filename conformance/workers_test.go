@@ -28,6 +28,7 @@ func verdicts(rep *conformance.Report) []string {
 // finished in: the same seed gives the same verdicts, rule by rule and case by case, in
 // catalogue order, against a target that fails many rules (GET without a key).
 func TestWorkersDoNotChangeTheReport(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	report := func(workers int) *conformance.Report {
 		target := serve(t, openDoor(newReference(t, beforeSunset, reference.Config{})))
 		opts := conformance.Options{Seed: 7, Workers: workers, Now: beforeSunset}

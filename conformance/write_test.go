@@ -477,6 +477,7 @@ func TestCurlLinesRunAsPrinted(t *testing.T) {
 // above the other causes and the rules; the values that differ between its spec nodes (the
 // status) are blanked, those they share (the media type) kept.
 func TestDominantCauseLeads(t *testing.T) {
+	t.Parallel() // whole runs against servers of its own
 	rep := run(t, serve(t, plainErrors(newReference(t, beforeSunset, reference.Config{}))), conformance.Options{})
 	d, ok := report.Dominant(rep)
 	require.True(t, ok)

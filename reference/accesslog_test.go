@@ -20,7 +20,7 @@ var stamp = regexp.MustCompile(`\[[^]]*\]`)
 // handler, and returns the two lines with their times blanked.
 func bothLines(t testing.TB, r *http.Request, h http.HandlerFunc) (ours, gorillas string) {
 	var a, b bytes.Buffer
-	accessLog(&a, h).ServeHTTP(httptest.NewRecorder(), r.Clone(r.Context()))
+	accessLog(&a, nil, h).ServeHTTP(httptest.NewRecorder(), r.Clone(r.Context()))
 	handlers.LoggingHandler(&b, h).ServeHTTP(httptest.NewRecorder(), r.Clone(r.Context()))
 	return stamp.ReplaceAllString(a.String(), "[T]"), stamp.ReplaceAllString(b.String(), "[T]")
 }
@@ -89,7 +89,7 @@ func TestAccessLogIsGorillasLine(t *testing.T) {
 // A panicking handler leaves no line, as with LoggingHandler (net/http aborts the request).
 func TestAccessLogNoLineAfterPanic(t *testing.T) {
 	var out bytes.Buffer
-	h := accessLog(&out, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	h := accessLog(&out, nil, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
 	assert.Panics(t, func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil)) })
 	assert.Empty(t, out.String())
 }

@@ -2,8 +2,6 @@ package reference
 
 import (
 	"bufio"
-	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // The journal: the recent requests, as a client's tests assert on them (WireMock's request
@@ -152,41 +152,31 @@ func (j *journal) clear() {
 	j.entries, j.next, j.full, j.dropped = j.entries[:0], 0, false, 0
 }
 
-// masker replaces every form of every key a client might send or a server echo: plain,
-// percent-encoded, base64 and JSON-escaped.
-type masker struct{ r *strings.Replacer }
-
-// minMaskLen is the shortest key masked inside texts, as in the harness's reports: a
-// shorter one would garble every text and is no secret. Authorization is masked whole.
-const minMaskLen = 6
+// masker replaces every form of every key a client might send or a server echo (plain, any
+// letter case, percent-encoded, base64 and JSON-escaped: internal/secret's forms) with
+// "<redacted>". A key of any length is masked where it is a value (a header's, a query
+// parameter's, a cookie); in texts (bodies, paths, messages) one shorter than
+// secret.MinTextLen is left, as internal/secret's doc says why. Authorization is masked whole.
+type masker struct{ m *secret.Masker }
 
 const masked = "<redacted>"
 
 func newMasker(keys ...string) masker {
-	var forms []string
-	for _, k := range keys {
-		if len(k) < minMaskLen {
-			continue
-		}
-		q, p := url.QueryEscape(k), url.PathEscape(k)
-		j, _ := json.Marshal(k) // a string always marshals
-		forms = append(forms, k, q, p, strings.ToLower(q), strings.ToLower(p), string(j[1:len(j)-1]))
-		for _, raw := range []string{k, k + ":", ":" + k} {
-			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-				forms = append(forms, enc.EncodeToString([]byte(raw)))
-			}
-		}
+	secrets := make([]secret.Secret, len(keys))
+	for i, k := range keys {
+		secrets[i] = secret.Secret{Value: k, Placeholder: masked}
 	}
-	// Longest first, so that a form inside another is never what is replaced.
-	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
-	var pairs []string
-	for _, f := range slices.Compact(forms) {
-		pairs = append(pairs, f, masked)
-	}
-	return masker{strings.NewReplacer(pairs...)}
+	return masker{secret.New(secrets...)}
 }
 
-func (m masker) mask(s string) string { return m.r.Replace(s) }
+// mask masks the keys in a text: a body, a path, a message.
+func (m masker) mask(s string) string { return m.m.Text(s) }
+
+// value masks the keys in a header's value, whatever their length.
+func (m masker) value(s string) string { return m.m.Value(s) }
+
+// query masks the keys in the values of a raw query string, whatever their length.
+func (m masker) query(s string) string { return m.m.Query(s) }
 
 // maskHeaders copies h with credentials replaced whole and every key masked, within the caps.
 func (m masker) maskHeaders(h http.Header) map[string][]string {
@@ -206,7 +196,7 @@ func (m masker) maskHeaders(h http.Header) map[string][]string {
 					v = masked
 				}
 			default:
-				v = capText(m.mask(v))
+				v = capText(m.value(v))
 			}
 			out[name] = append(out[name], v)
 		}

@@ -46,7 +46,7 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			Time:    at,
 			Method:  r.Method,
 			Path:    capText(rc.mask.mask(r.URL.EscapedPath())),
-			Query:   capText(rc.mask.mask(r.URL.RawQuery)),
+			Query:   capText(rc.mask.query(r.URL.RawQuery)),
 			Headers: rc.mask.maskHeaders(r.Header),
 			Key:     "none",
 		}

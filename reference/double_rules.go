@@ -82,10 +82,11 @@ func (c ClientRule) String() string {
 	return s
 }
 
-// judgeOptions are the double's: its masker, its wall clock, and its own decoding and
-// validation of a createPet body (the words of its 400).
+// judgeOptions are the double's: its masker (a text's, a header value's and a query's
+// masking), its wall clock, and its own decoding and validation of a createPet body (the
+// words of its 400).
 func judgeOptions(facts *spec.Facts, mask masker, wall func() time.Time) clientrules.Options {
-	return clientrules.Options{Mask: mask.mask, Wall: wall, NewPet: func(body []byte) error {
+	return clientrules.Options{Mask: mask.mask, Value: mask.value, Query: mask.query, Wall: wall, NewPet: func(body []byte) error {
 		p, err := decodeNewPet(body)
 		if err == nil {
 			err = validateNewPet(p, facts.Statuses, statusRequired(facts))

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,3 +242,51 @@ func TestClientReport(t *testing.T) {
 	w = call(t, one, "GET", "/_admin/report", "", "Authorization", "Bearer "+adminKey, "Accept", "text/markdown")
 	assert.Contains(t, w.Body.String(), "# Client report\n\n1 request.", "one request, in the singular")
 }
+
+// A short key (under secret.MinTextLen) is masked wherever it is a value: in a query
+// parameter, a header, a cookie and Basic credentials, in the journal, the client report and
+// the access log (which writes the query string).
+func TestShortKeyMaskedWhereItIsAValue(t *testing.T) {
+	const key = "Qz7"
+	var log lockedLog
+	h := newTestServer(t, Config{APIKeys: []string{key}, AdminKey: adminKey, Seed: seedOf(1), Double: Double{Journal: 100}, Log: &log})
+	for _, r := range []*http.Request{
+		newRequest(t, "GET", "/v1/pets?api_key="+key+"&limit=2", nil),
+		newRequest(t, "GET", "/v1/pets?token="+strings.ToLower(key), nil),
+		newRequest(t, "GET", "/v1/pets", nil),
+	} {
+		r.Header.Set("Authorization", "Bearer "+key)
+		r.Header.Set("X-Api-Key", key)
+		r.Header.Set("Cookie", "sid="+key)
+		serve(h, r)
+	}
+	basic := newRequest(t, "GET", "/v1/pets", nil)
+	basic.SetBasicAuth(key, "")
+	serve(h, basic)
+
+	journal := admin(t, h, "GET", "/_admin/requests", "").Body.String()
+	outputs := map[string]string{"journal": journal, "report JSON": admin(t, h, "GET", "/_admin/report", "").Body.String()}
+	require.Contains(t, journal, "api_key=<redacted>&limit=2", "the query keeps its other values")
+	require.Contains(t, journal, `"X-Api-Key":["<redacted>"]`)
+	require.Eventually(t, func() bool { return strings.Count(log.String(), "\n") >= 4 }, 2*time.Second, 10*time.Millisecond, "the access log is written")
+	outputs["access log"] = log.String()
+	assert.Contains(t, outputs["access log"], `"GET /v1/pets?api_key=<redacted>&limit=2 HTTP/1.1"`)
+	for name, out := range outputs {
+		for _, form := range []string{key, strings.ToLower(key), strings.ToUpper(key), base64.StdEncoding.EncodeToString([]byte(key + ":"))} {
+			assert.NotContains(t, out, form, "%s holds a form of the key", name)
+		}
+	}
+}
+
+// lockedLog is a log the server writes from its own goroutine while a test reads it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *lockedLog) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }

@@ -209,8 +209,9 @@ func (srv *Server) middleware(cfg Config, h http.Handler, methods []string, logw
 	if srv.rec != nil {
 		h = srv.rec.middleware(h) // outside guard: it records the 500 of a panic too
 	}
-	// The Common Log Format has no request headers, so Authorization is never written.
-	h = accessLog(logw, h) // gorilla's LoggingHandler's line, for less (fast_accesslog.go)
+	// The Common Log Format has no request headers, so Authorization is never written; a key
+	// sent in the query is masked.
+	h = accessLog(logw, newMasker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...).query, h) // gorilla's LoggingHandler's line, for less (fast_accesslog.go)
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}

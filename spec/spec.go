@@ -54,6 +54,10 @@ func Parse(data []byte) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(data)
 	if err != nil {
+		if se := CheckSyntax(data); se != nil {
+			// The loader's error tries JSON, then YAML, and says both.
+			return nil, fmt.Errorf("spec: parse: %w", se)
+		}
 		return nil, fmt.Errorf("spec: parse: %w", err)
 	}
 	if err := doc.Validate(context.Background(), openapi3.EnableExamplesValidation()); err != nil {

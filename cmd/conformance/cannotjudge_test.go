@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -137,11 +138,16 @@ func TestInterruptedRunKeepsWhatItJudged(t *testing.T) {
 			passed++
 		case res.Reason == "not judged: the run was interrupted":
 			interrupted++
+			assert.True(t, res.NotRun, res.ID)
 		}
 	}
 	assert.Positive(t, passed)
 	assert.Positive(t, interrupted)
 	assert.Equal(t, len(rep.Results), rep.Counts.Total)
+	// The rules it never started are counted as such, not as skipped (which a rule decides).
+	assert.Equal(t, interrupted, rep.Counts.NotRun)
+	assert.Equal(t, rep.Counts.Total, rep.Counts.Pass+rep.Counts.Fail+rep.Counts.Warn+rep.Counts.Skip+rep.Counts.Error+rep.Counts.Waived+rep.Counts.NotRun)
+	assert.Regexp(t, fmt.Sprintf(`, %d not run\b`, interrupted), errOut.String()+out.String())
 }
 
 // interruptedAfter serves the reference and returns its base URL and a context that is

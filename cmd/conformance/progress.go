@@ -91,7 +91,7 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 		rules := 0
 		var parts []string
 		for _, st := range []conformance.Status{conformance.Pass, conformance.Fail, conformance.Warn,
-			conformance.Skip, conformance.Error, conformance.Waived} {
+			conformance.Skip, conformance.Error, conformance.Waived, notRun} {
 			rules += c[st]
 			if c[st] > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", c[st], st))
@@ -105,7 +105,11 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 			counts[name] = map[conformance.Status]int{}
 			order = append(order, name)
 		}
-		counts[name][res.Status]++
+		st := res.Status
+		if res.NotRun {
+			st = notRun
+		}
+		counts[name][st]++
 		if last[name] == n {
 			line(name, n, total)
 		}
@@ -119,6 +123,9 @@ func sectionLines(w io.Writer, ids []string) func(n, total int, res conformance.
 	}
 }
 
+// notRun counts, in a section's line, the rules the run never started (it stopped first).
+const notRun conformance.Status = "not run"
+
 // section is the part of a rule ID before "/".
 func section(id string) string {
 	name, _, _ := strings.Cut(id, "/")
@@ -126,7 +133,8 @@ func section(id string) string {
 }
 
 // writeUnjudged closes a CI log with the IDs of the rules that failed and of those that
-// erred (no answer to judge), the ones a reader of the log looks for first.
+// erred (not judged: no answer, a check that panicked, animals that could not be prepared),
+// the ones a reader of the log looks for first.
 func writeUnjudged(w io.Writer, rep *conformance.Report) {
 	var failed, errored []string
 	for _, res := range rep.Results {
@@ -141,7 +149,7 @@ func writeUnjudged(w io.Writer, rep *conformance.Report) {
 		fmt.Fprintf(w, "failed: %s: %s\n", words.Plural(len(failed), "rule"), strings.Join(failed, ", "))
 	}
 	if len(errored) > 0 {
-		fmt.Fprintf(w, "error (no answer to judge): %s: %s\n", words.Plural(len(errored), "rule"), strings.Join(errored, ", "))
+		fmt.Fprintf(w, "error (not judged, each for the reason its report gives): %s: %s\n", words.Plural(len(errored), "rule"), strings.Join(errored, ", "))
 	}
 }
 

@@ -94,7 +94,7 @@ func TestProgressInCI(t *testing.T) {
 	stderr.Reset()
 	require.NoError(t, run(context.Background(), []string{"conformance", "run", "--only", "versioning"},
 		func(string) string { return "" }, stdoutFile(t), &stderr))
-	assert.Equal(t, "versioning: 3 rules, 3 pass (3/3)\n", stderr.String())
+	assert.Equal(t, "versioning: 1 rule, 1 pass (1/1)\n", stderr.String())
 }
 
 // With stdout on a terminal, the run shows the rewritten progress line on a terminal stderr,
@@ -134,4 +134,15 @@ func TestColour(t *testing.T) {
 			assert.Equal(t, tt.want, e.colour())
 		})
 	}
+}
+
+// A rule in error may have had answers (its check panicked, its animals could not be
+// prepared): the closing line does not say there was no answer to judge.
+func TestUnjudgedLineDoesNotGuessWhy(t *testing.T) {
+	var b strings.Builder
+	writeUnjudged(&b, &conformance.Report{Results: []conformance.Result{
+		{ID: "createPet/valid", Status: conformance.Error, Reason: "the check panicked: boom"},
+		{ID: "listPets/limit-max", Status: conformance.Fail},
+	}})
+	assert.Equal(t, "failed: 1 rule: listPets/limit-max\nerror (not judged, each for the reason its report gives): 1 rule: createPet/valid\n", b.String())
 }

@@ -28,7 +28,9 @@ type Change struct {
 	Providers       string `json:"providers"`
 	// Rules and Families are the rules and the generated case families of the change's
 	// operation that differ between the base's catalogue and the head's: "+id" added, "-id"
-	// removed, "~id" changed (see Effects).
+	// removed, "~id" changed (see Effects). They are the operation's, the effect of all its
+	// changes together: every change to one operation holds the same lists (the text report
+	// writes them once).
 	Rules       []string `json:"rules,omitempty"`
 	Families    []string `json:"families,omitempty"`
 	Method      string   `json:"method,omitempty"`      // upper case; "" for a change outside operations

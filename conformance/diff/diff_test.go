@@ -3,6 +3,7 @@ package diff
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,4 +64,21 @@ func TestProvidersOfWidening(t *testing.T) {
 	forProviders(&other)
 	assert.False(t, other.BreaksProviders)
 	assert.Contains(t, other.Providers, "not classified")
+}
+
+// Two changes to one operation: its catalogue changes, which are those of both together, are
+// written once, not under each change.
+func TestRulesOfAnOperationWrittenOnce(t *testing.T) {
+	changes := []Change{
+		{Kind: BoundNarrowed, Method: "GET", Path: "/pets", OperationID: "listPets", Message: "max narrowed", Check: "a",
+			Rules: []string{"~listPets/limit-max"}, Families: []string{"~listPets/cases-limit (1 case changed)"}},
+		{Kind: EnumNarrowed, Method: "GET", Path: "/pets", OperationID: "listPets", Message: "enum narrowed", Check: "b",
+			Rules: []string{"~listPets/limit-max"}, Families: []string{"~listPets/cases-limit (1 case changed)"}},
+	}
+	var b strings.Builder
+	require.NoError(t, writeText(&b, changes))
+	out := b.String()
+	assert.Equal(t, 1, strings.Count(out, "~listPets/limit-max"), out)
+	assert.Equal(t, 1, strings.Count(out, "~listPets/cases-limit"), out)
+	assert.Contains(t, out, "as under the first change to listPets")
 }

@@ -42,9 +42,20 @@ func (c Change) who() string {
 
 func writeText(w io.Writer, changes []Change) error {
 	var b strings.Builder
+	said := map[string]bool{} // the operations whose catalogue changes are written already
 	for _, c := range changes {
 		b.WriteString(c.String())
 		b.WriteString("\n  " + c.who() + "\n")
+		if len(c.Rules)+len(c.Families) == 0 {
+			continue
+		}
+		// The catalogue changes of an operation are those of all its changes together:
+		// written once, under its first change.
+		if said[c.OperationID] {
+			fmt.Fprintf(&b, "  rules and case families that change: as under the first change to %s\n", c.OperationID)
+			continue
+		}
+		said[c.OperationID] = true
 		if len(c.Rules) > 0 {
 			b.WriteString("  rules that change: " + strings.Join(c.Rules, ", ") + "\n")
 		}

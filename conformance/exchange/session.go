@@ -62,10 +62,10 @@ type Session struct {
 	fresh    *http.Client
 	listPath string
 	halt     halting
-	// maxWait bounds the time waited in all for 429 and 503 answers; waited is that time
+	// maxWait bounds the time waited in all for 429 and 503 answers; waits is that time
 	// so far, waitedOut the answers waited out, resent the requests sent again.
 	maxWait   time.Duration
-	waited    atomic.Int64
+	waits     waits
 	waitedOut atomic.Int64
 	resent    atomic.Int64
 	closes    *closes

@@ -1,11 +1,12 @@
 package lint
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	yaml "github.com/oasdiff/yaml3"
+
+	"github.com/petstore/petstore/spec"
 )
 
 // Where a finding is in the file: the line and column of the node its JSON pointer names,
@@ -14,27 +15,16 @@ import (
 // locator finds the line and column of JSON pointers in one file.
 type locator struct{ root *yaml.Node }
 
-// yamlLine is the line number yaml.v3 puts in its syntax errors.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // locate parses data as YAML. A syntax error becomes the one finding of the file, leading
 // with its line, with nothing of a JSON parser's reading of it.
 func locate(data []byte) (*locator, *Finding) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		f := &Finding{Rule: RuleParse, Severity: Error, Pointer: "#", Message: oneLine(strings.TrimPrefix(err.Error(), "yaml: "))}
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			f.Line, _ = strconv.Atoi(m[1])
-			f.Message = oneLine(m[2])
-			// The parser names an unclosed flow or block by its start, counting lines from 0
-			// there (and from 1 elsewhere): "did not find expected ',' or ']'" for "b: [x"
-			// on line 2 says line 1.
-			if strings.HasPrefix(m[2], "did not find expected") {
-				f.Line++
-				f.Message += " (in what starts on this line)"
-			}
+		se := spec.CheckSyntax(data)
+		if se == nil { // cannot be: the same parser
+			se = &spec.SyntaxError{Msg: oneLine(err.Error())}
 		}
-		return nil, f
+		return nil, &Finding{Rule: RuleParse, Severity: Error, Pointer: "#", Line: se.Line, Message: se.Msg}
 	}
 	return &locator{root: &root}, nil
 }

@@ -116,7 +116,7 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 	}
 	u := url.URL{Scheme: scheme, Host: in.Host, Path: in.URL.Path, RawPath: in.URL.RawPath, RawQuery: maskQuery(in.URL.RawQuery)}
 	req := harRequest{
-		Method: in.Method, URL: sec.scrub(u.String()), HTTPVersion: in.Proto,
+		Method: in.Method, URL: sec.url(u.String()), HTTPVersion: in.Proto,
 		Cookies: []harNV{}, Headers: harHeaders(sec, in.Header, in.Host), QueryString: []harNV{},
 		HeadersSize: -1, BodySize: int64(len(ex.reqBody)),
 	}
@@ -125,7 +125,7 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
-			req.QueryString = append(req.QueryString, harNV{Name: k, Value: sec.scrub(v)})
+			req.QueryString = append(req.QueryString, harNV{Name: k, Value: sec.value(v)})
 		}
 	}
 	sort.Slice(req.QueryString, func(i, j int) bool { return req.QueryString[i].Name < req.QueryString[j].Name })
@@ -175,7 +175,7 @@ func harHeaders(sec *secrets, h http.Header, host string) []harNV {
 	sort.Strings(names)
 	for _, k := range names {
 		for _, v := range masked[k] {
-			out = append(out, harNV{Name: k, Value: sec.scrub(v)})
+			out = append(out, harNV{Name: k, Value: sec.value(v)})
 		}
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -323,4 +324,33 @@ func TestGzipResponse(t *testing.T) {
 	assert.Equal(t, zipped.Bytes(), got)
 	assert.Equal(t, []string{`violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]`},
 		lines(logs.String()))
+}
+
+// A short key (under secret.MinTextLen) learned from the traffic, and one given (as
+// PETSTORE_API_KEY is), are masked wherever they are a value: the Authorization header, a
+// query parameter of any name, in any letter case.
+func TestShortKeyNeverRecordedAsAValue(t *testing.T) {
+	const key, given = "Qz7", "Jd5"
+	rec := NewRecorder()
+	px, p, logs := newTestProxy(t, serveReference(t, reference.Config{APIKeys: []string{key}}, nil).URL+"/v1", Config{Record: rec, Secrets: []string{given}})
+	for _, c := range []call{
+		{method: "GET", path: "/v1/pets", auth: "Bearer " + key},
+		{method: "GET", path: "/v1/pets?code=" + key + "&limit=2", auth: "Bearer " + key},
+		{method: "GET", path: "/v1/pets?gateway=" + strings.ToLower(given), auth: "Bearer " + key},
+	} {
+		send(t, px.URL, c)
+	}
+	var har bytes.Buffer
+	_, err := rec.WriteTo(&har)
+	require.NoError(t, err)
+	report, err := json.Marshal(p.Summary())
+	require.NoError(t, err)
+	assert.Contains(t, har.String(), `code=***\u0026limit=2`, "the other query values stay")
+	for name, text := range map[string]string{"log": logs.String(), "HAR": har.String(), "report": string(report)} {
+		for _, v := range []string{key, given} {
+			for _, form := range []string{v, strings.ToLower(v), strings.ToUpper(v)} {
+				assert.NotContains(t, text, form, name)
+			}
+		}
+	}
 }

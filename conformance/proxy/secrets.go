@@ -4,17 +4,15 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // mask replaces a credential wherever the proxy writes something down.
 const mask = "***"
 
-const (
-	// maxSecrets bounds the keys remembered for scrubbing; headers are masked regardless.
-	maxSecrets = 64
-	// minSecretLen keeps a one-letter key from masking every such letter of a report.
-	minSecretLen = 4
-)
+// maxSecrets bounds the keys remembered for scrubbing; headers are masked regardless.
+const maxSecrets = 64
 
 // sensitiveHeaders are masked in HAR files; their values are also remembered as secrets so
 // that a server echoing a key in a body or an error message does not leak it either.
@@ -26,15 +24,18 @@ var sensitiveParams = map[string]bool{
 }
 
 // secrets remembers the API keys seen in traffic (and the one in PETSTORE_API_KEY), and
-// scrubs them from every text the proxy logs, reports or records.
+// masks them, with internal/secret's forms, in every text the proxy logs, reports or
+// records: a key of any length where it is a value (a header's, a query parameter's), one of
+// at least secret.MinTextLen in free text too (bodies, messages), as that package's doc says.
 type secrets struct {
 	mu   sync.RWMutex
 	list []string
+	m    *secret.Masker // of list, rebuilt when a key is learned
 }
 
 func (s *secrets) add(v string) {
 	v = strings.TrimSpace(v)
-	if len(v) < minSecretLen {
+	if v == "" {
 		return
 	}
 	s.mu.Lock()
@@ -46,6 +47,7 @@ func (s *secrets) add(v string) {
 	}
 	if len(s.list) < maxSecrets {
 		s.list = append(s.list, v)
+		s.m = s.m.With(secret.Secret{Value: v, Placeholder: mask})
 	}
 }
 
@@ -79,14 +81,30 @@ func (s *secrets) learn(h http.Header, rawQuery string) {
 	}
 }
 
-// scrub replaces every remembered secret in text with the mask.
+// scrub masks every remembered secret in a text (a body, a message, a URL).
 func (s *secrets) scrub(text string) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, v := range s.list {
-		text = strings.ReplaceAll(text, v, mask)
+	return s.m.Text(text)
+}
+
+// value masks every remembered secret, whatever its length, in a header's or a query
+// parameter's value.
+func (s *secrets) value(v string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.m.Value(v)
+}
+
+// url masks every remembered secret in a URL's text, its query values whatever their length.
+func (s *secrets) url(u string) string {
+	path, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return s.scrub(u)
 	}
-	return text
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.m.Text(path) + "?" + s.m.Query(query)
 }
 
 // maskHeader returns a copy of h with credentials masked. Authorization keeps its scheme

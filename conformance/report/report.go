@@ -163,6 +163,9 @@ type Counts struct {
 	Error int `json:"error"`
 	// Waived counts the failures and warnings that a waiver turned into Waived.
 	Waived int `json:"waived"`
+	// NotRun counts the rules the run stopped before they judged (interrupted, --fail-fast, a
+	// target no longer judgeable): not among Skip, which the rule decided.
+	NotRun int `json:"notRun,omitempty"`
 }
 
 // Result is the outcome of one rule.
@@ -185,6 +188,9 @@ type Result struct {
 	// an operation before or after its removal date): it is not counted among the MUST
 	// rules a run could not judge.
 	Inapplicable bool `json:"inapplicable,omitempty"`
+	// NotRun marks a skipped rule the run stopped before it judged: it never started, or was
+	// cut off before it showed a fault (Reason says why the run stopped).
+	NotRun bool `json:"notRun,omitempty"`
 	// Cases counts the generated cases the rule sent; CasesSkipped those it did not send
 	// (a read-only run, --max-creates reached), with the reason in Reason when it passed.
 	Cases        int `json:"cases,omitempty"`
@@ -282,7 +288,7 @@ func (r *Report) Tally() {
 	r.Counts = Counts{}
 	r.MustTotal, r.MustUnjudged = 0, 0
 	for _, res := range r.Results {
-		r.Counts.add(res.Status)
+		r.Counts.add(res)
 		if res.Severity == Must && !res.Inapplicable {
 			r.MustTotal++
 			if res.Status == Skip || res.Status == Error {
@@ -360,9 +366,13 @@ func unjudgedPhrase(r *Report) string {
 		map[bool]string{true: "was", false: "were"}[r.MustUnjudged == 1])
 }
 
-func (c *Counts) add(st Status) {
+func (c *Counts) add(res Result) {
 	c.Total++
-	switch st {
+	if res.NotRun {
+		c.NotRun++
+		return
+	}
+	switch res.Status {
 	case Pass:
 		c.Pass++
 	case Fail:

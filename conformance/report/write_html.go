@@ -92,7 +92,7 @@ func newHTMLView(r *Report) htmlView {
 	for _, g := range bySection(r.Results) {
 		s := htmlSection{Key: g.Key, Title: g.Title, Results: g.Results}
 		for _, res := range g.Results {
-			s.Counts.add(res.Status)
+			s.Counts.add(res)
 		}
 		v.Sections = append(v.Sections, s)
 	}
@@ -107,6 +107,9 @@ func newHTMLView(r *Report) htmlView {
 		if n := r.Counts.of(st); n > 0 {
 			v.Bar = append(v.Bar, htmlSegment{Status: st, Count: n, Percent: float64(n) * 100 / float64(r.Counts.Total)})
 		}
+	}
+	if n := r.Counts.NotRun; n > 0 {
+		v.Bar = append(v.Bar, htmlSegment{Status: "notrun", Count: n, Percent: float64(n) * 100 / float64(r.Counts.Total)})
 	}
 	for _, st := range []Status{Fail, Error, Warn, Waived} {
 		for _, res := range r.Results {

@@ -40,6 +40,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(bw, "; %s, %s created; %s", words.Plural(r.Requests, "request"), words.Plural(r.AnimalsCreated, "animal"), RunLine(r))
 	fmt.Fprintf(bw, ".\n\n| Rules | Cases | Pass | Fail | Warn | Waived | Skip | Error |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(bw, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n", c.Total, totalCases(r), c.Pass, c.Fail, c.Warn, c.Waived, c.Skip, c.Error)
+	if c.NotRun > 0 {
+		fmt.Fprintf(bw, "%s not run: the run stopped before %s.\n\n", words.Plural(c.NotRun, "rule"), map[bool]string{true: "it", false: "them"}[c.NotRun == 1])
+	}
 	fmt.Fprintf(bw, "**Coverage:** %s", CoverageLine(r.Coverage))
 	if r.MinCoverage > 0 {
 		fmt.Fprintf(bw, ", minimum %g%%", r.MinCoverage)

@@ -60,6 +60,9 @@ func writeText(w io.Writer, r *Report, color bool) error {
 	if c.Waived > 0 {
 		waived = fmt.Sprintf(", %d waived", c.Waived)
 	}
+	if c.NotRun > 0 {
+		waived += fmt.Sprintf(", %d not run", c.NotRun)
+	}
 	fmt.Fprintf(bw, "%s: %d pass, %d fail, %d warn, %d skip, %d error%s; %s, %s, %s created, %d found; seed %d; %.1f ms: %s\n",
 		words.Plural(c.Total, "rule"), c.Pass, c.Fail, c.Warn, c.Skip, c.Error, waived, words.Plural(totalCases(r), "case"), words.Plural(r.Requests, "request"),
 		words.Plural(r.AnimalsCreated, "animal"), r.AnimalsFound, r.Seed, r.DurationMS, verdict)

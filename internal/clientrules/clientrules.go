@@ -98,8 +98,10 @@ func Find(rules []Rule, id string) (Rule, bool) {
 
 // Options are what a Judge needs from its user.
 type Options struct {
-	// Mask hides the secrets in a finding's words (nil: none).
-	Mask func(string) string
+	// Mask hides the secrets in a text, a finding's words; Value and Query hide them in a
+	// header field's value and in the values of a raw query string, whatever their length.
+	// A query or another header field they change carries the key. Nil: none.
+	Mask, Value, Query func(string) string
 	// Wall is the clock of waits: Retry-After counts in real seconds, whatever the server's
 	// clock (which a test may hold still). Nil: time.Now.
 	Wall func() time.Time
@@ -121,8 +123,10 @@ type Judge struct {
 
 // New returns a judge of requests to the interface facts describes.
 func New(facts *spec.Facts, opts Options) *Judge {
-	if opts.Mask == nil {
-		opts.Mask = func(s string) string { return s }
+	for _, f := range []*func(string) string{&opts.Mask, &opts.Value, &opts.Query} {
+		if *f == nil {
+			*f = func(s string) string { return s }
+		}
 	}
 	if opts.Wall == nil {
 		opts.Wall = time.Now
@@ -215,7 +219,7 @@ func (j *Judge) judgeKey(rq Request, secured bool, where string, add func(string
 			add(AuthBearer, "%s sent Authorization: %s <...>, not Bearer <key>", where, firstWord(auth[0]))
 		}
 	}
-	if q := r.URL.RawQuery; q != "" && j.opts.Mask(q) != q {
+	if q := r.URL.RawQuery; q != "" && j.opts.Query(q) != q {
 		add(AuthBearer, "%s sent the key in the query string", where)
 	}
 	for name, vs := range r.Header {
@@ -223,7 +227,7 @@ func (j *Judge) judgeKey(rq Request, secured bool, where string, add func(string
 			continue
 		}
 		for _, v := range vs {
-			if j.opts.Mask(v) != v {
+			if j.opts.Value(v) != v {
 				add(AuthBearer, "%s sent the key in the %s header", where, name)
 				break
 			}

@@ -67,7 +67,8 @@ func rulesOf(fs []Finding) []string {
 // The judge names each rule a request breaks, with the request in its words, the key masked.
 func TestJudgeNamesTheRulesBroken(t *testing.T) {
 	f := facts(t)
-	j := New(f, Options{Mask: func(s string) string { return strings.ReplaceAll(s, "sekret", "<redacted>") }})
+	hide := func(s string) string { return strings.ReplaceAll(s, "sekret", "<redacted>") }
+	j := New(f, Options{Mask: hide, Value: hide, Query: hide})
 	keyed := http.Header{"Authorization": {"Bearer sekret"}}
 	assert.Empty(t, judged(t, j, "GET", "/v1/pets?limit=1", keyed, 200))
 	assert.Equal(t, []string{AuthBearer}, rulesOf(judged(t, j, "GET", "/v1/pets", nil, 401)))

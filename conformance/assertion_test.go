@@ -14,8 +14,10 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 )
 
-// Failed assertions read in the project's words: what was looked at, what was wanted, what
-// came back; never a method of the assertion library or its "expected: value is ...".
+// Failed assertions read in the project's words, from the values httpexpect hands over: what
+// was looked at (the status, the Content-Type, the body, a field a check named with Alias),
+// what was wanted, what came back; never a method of the assertion library or its
+// "expected: value is ...".
 func TestAssertionFailuresInPlainWords(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := map[string]string{
@@ -50,6 +52,11 @@ func TestAssertionFailuresInPlainWords(t *testing.T) {
 	}{
 		{"status", func(e *httpexpect.Expect) { e.GET("/error").Expect().Status(http.StatusOK) },
 			report.Failure{Message: "want status 200 OK, got 401 Unauthorized", Expected: "200 OK", Actual: "401 Unauthorized", Location: "status"}, false},
+		{"status list", func(e *httpexpect.Expect) {
+			e.GET("/error").Expect().StatusList(http.StatusBadRequest, http.StatusNotFound)
+		},
+			report.Failure{Message: "want status 400 Bad Request or 404 Not Found, got 401 Unauthorized", Expected: "400 Bad Request or 404 Not Found",
+				Actual: "401 Unauthorized", Location: "status"}, false},
 		{"media type", func(e *httpexpect.Expect) { e.GET("/text").Expect().JSON() },
 			report.Failure{Message: "want Content-Type application/json, got text/plain", Expected: "application/json", Actual: "text/plain", Location: "header Content-Type"}, false},
 		{"no media type", func(e *httpexpect.Expect) { e.GET("/none").Expect().JSON() },
@@ -71,14 +78,16 @@ func TestAssertionFailuresInPlainWords(t *testing.T) {
 				Actual: `an object {"count":2,"items":[]}`, Location: "body"}, false},
 		{"missing field", func(e *httpexpect.Expect) { e.GET("/error").Expect().JSON().Object().Value("code") },
 			report.Failure{Message: `the body has no field "code"`, Expected: `a field "code"`, Actual: `{"message":"no","status":"401"}`, Location: "body/code"}, false},
-		{"field type", func(e *httpexpect.Expect) { e.GET("/error").Expect().JSON().Object().Value("status").Number() },
+		{"field type", func(e *httpexpect.Expect) {
+			e.GET("/error").Expect().JSON().Object().Value("status").Alias("body/status").Number()
+		},
 			report.Failure{Message: `the field "status" is not a number: it is the string "401"`, Expected: "a number", Actual: `the string "401"`, Location: "body/status"}, false},
 		{"field value", func(e *httpexpect.Expect) {
-			e.GET("/error").Expect().JSON().Object().Value("message").String().IsEqual("yes")
+			e.GET("/error").Expect().JSON().Object().Value("message").Alias("body/message").String().IsEqual("yes")
 		},
 			report.Failure{Message: `the field "message" is "no", want "yes"`, Expected: `"yes"`, Actual: `"no"`, Location: "body/message"}, false},
 		{"empty field", func(e *httpexpect.Expect) {
-			e.GET("/wrapped").Expect().JSON().Object().Value("items").Array().NotEmpty()
+			e.GET("/wrapped").Expect().JSON().Object().Value("items").Alias("body/items").Array().NotEmpty()
 		},
 			report.Failure{Message: `the field "items" is empty`, Expected: "not empty", Actual: "[]", Location: "body/items"}, false},
 	} {
