@@ -15,6 +15,7 @@ import (
 	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/clientrules"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -27,6 +28,10 @@ const maxFindings = 1000
 type Finding struct {
 	spec.Violation
 	Exchange string `json:"exchange"` // "GET /v1/pets?limit=2 -> 200", the API key masked
+	// ClientRule is the client rule a request's violation breaks (internal/clientrules, the
+	// rules the reference's test double judges a client by, with ID, section and level); nil
+	// for a response's violation, one no client rule names, or another description's.
+	ClientRule *clientrules.Rule `json:"clientRule,omitempty"`
 }
 
 // String is the violation line the proxy logs and check-har prints, for example
@@ -81,6 +86,7 @@ type checker struct {
 	// when the description lacks them (not the pet store's), and then only its own
 	// validation applies.
 	facts   *spec.Facts
+	rules   []clientrules.Rule // the client rules, when facts are the pet store's
 	base    string
 	secrets *secrets
 
@@ -114,8 +120,12 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &checker{v: v, facts: facts, base: base, secrets: sec, cov: cov,
-		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}, nil
+	c := &checker{v: v, facts: facts, base: base, secrets: sec, cov: cov,
+		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}
+	if facts != nil {
+		c.rules = clientrules.Rules(facts)
+	}
+	return c, nil
 }
 
 // inScope reports whether req is an API call to check: under the base path, and not a CORS
@@ -185,7 +195,7 @@ func (c *checker) check(ex exchange) []Finding {
 	for _, v := range vs {
 		v.Message = c.secrets.scrub(v.Message)
 		v.Location = c.secrets.scrub(v.Location)
-		out = append(out, Finding{Violation: v, Exchange: c.secrets.scrub(name)})
+		out = append(out, Finding{Violation: v, Exchange: c.secrets.scrub(name), ClientRule: c.clientRule(v)})
 	}
 
 	c.mu.Lock()
@@ -209,6 +219,17 @@ func (c *checker) check(ex exchange) []Finding {
 		}
 	}
 	return out
+}
+
+// clientRule is the client rule v breaks, or nil.
+func (c *checker) clientRule(v spec.Violation) *clientrules.Rule {
+	if c.facts == nil {
+		return nil
+	}
+	if r, ok := clientrules.Find(c.rules, clientrules.RuleOf(v)); ok {
+		return &r
+	}
+	return nil
 }
 
 // judged are the shared judge's findings on a complete response (conformance/judge): the

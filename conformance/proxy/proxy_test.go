@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // The README's curl session through the proxy in front of the reference server: no
@@ -95,6 +96,17 @@ func TestFaultyServerViolations(t *testing.T) {
 	assert.Equal(t, len(wantFaulty), sum.Violations)
 	assert.Equal(t, map[string]int{"listPets": 4, "createPet": 1, "getPet": 1}, sum.ViolationsByOperation)
 	assert.Equal(t, wantFaulty, findingLines(sum.Findings))
+	// The request's violation is named by the client rule it breaks, as the reference's test
+	// double names it (internal/clientrules); a response's by none.
+	for _, f := range sum.Findings {
+		if f.Direction == spec.Request {
+			require.NotNil(t, f.ClientRule, f.String())
+			assert.Equal(t, "client/auth-bearer", f.ClientRule.ID)
+			assert.Equal(t, "MUST", f.ClientRule.Level.String())
+		} else {
+			assert.Nil(t, f.ClientRule, f.String())
+		}
+	}
 }
 
 func TestFailOnViolation(t *testing.T) {

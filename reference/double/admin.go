@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/petstore/petstore/internal/clientrules"
 	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
@@ -125,7 +126,7 @@ func newRecording(facts *spec.Facts, route func(*http.Request) (*routers.Route, 
 	return &recording{
 		journal: newJournal(size),
 		tally:   newTally(facts.Ops, facts.BasePath, clientRules(facts)),
-		judge:   &judge{facts: facts, mask: mask, wall: wall},
+		judge:   clientrules.New(facts, judgeOptions(facts, mask, wall)),
 		mask:    mask,
 		keys:    keys,
 		now:     now,

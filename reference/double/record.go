@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/petstore/internal/clientrules"
 	"github.com/petstore/petstore/reference/internal/core"
 )
 
@@ -15,7 +16,7 @@ import (
 type recording struct {
 	journal *journal
 	tally   *tally
-	judge   *judge
+	judge   *clientrules.Judge
 	mask    masker
 	keys    *core.KeySet
 	now     func() time.Time
@@ -41,7 +42,7 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		at, wall, arrived := rc.now(), rc.judge.wall(), rc.arrivals.Add(1)
+		at, wall, arrived := rc.now(), rc.judge.Wall(), rc.arrivals.Add(1)
 		e := JournalEntry{
 			Time:    at,
 			Method:  r.Method,
@@ -61,7 +62,7 @@ func (rc *recording) middleware(next http.Handler) http.Handler {
 			body = &teeBody{ReadCloser: r.Body}
 			r.Body = body
 		}
-		aw := &answerWriter{ResponseWriter: w, clock: rc.judge.wall, arrivals: &rc.arrivals}
+		aw := &answerWriter{ResponseWriter: w, clock: rc.judge.Wall, arrivals: &rc.arrivals}
 		in := arrival{at, wall, arrived}
 		// No answer at all (Prefer: fault=reset or close): status 0, chosen. It is journaled
 		// as the connection is taken, before it is broken, so that a client that saw the
@@ -109,13 +110,13 @@ func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r 
 	// got a 429 may have waited already, and its retry would look early.
 	answered, after := aw.wall, aw.after
 	if answered.IsZero() {
-		answered, after = rc.judge.wall(), rc.arrivals.Load()
+		answered, after = rc.judge.Wall(), rc.arrivals.Load()
 	}
-	s := seen{r: r, e: e, at: at, answerHdr: h,
-		wall: in.wall, arrived: in.n, answered: answered, answeredAfter: after}
+	s := clientrules.Request{R: r, Method: e.Method, Path: e.Path, Query: e.Query, Operation: e.Operation,
+		Status: e.Status, AnswerHeader: h, At: at, Wall: in.wall, Arrived: in.n, Answered: answered, AnsweredAfter: after}
 	if body != nil {
-		s.body, s.whole = body.kept, body.eof && body.read == int64(len(body.kept))
+		s.Body, s.Whole = body.kept, body.eof && body.read == int64(len(body.kept))
 	}
-	rc.tally.broke(rc.judge.judgeRequest(s))
+	rc.tally.broke(rc.judge.Judge(s))
 	rc.journal.add(*e)
 }

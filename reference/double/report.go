@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/petstore/petstore/internal/clientrules"
 	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
@@ -87,7 +88,7 @@ func newTally(ops []spec.Operation, base string, rules []ClientRule) *tally {
 }
 
 // broke counts the client rules one request broke.
-func (t *tally) broke(fs []finding) {
+func (t *tally) broke(fs []clientrules.Finding) {
 	if len(fs) == 0 {
 		return
 	}
@@ -95,10 +96,10 @@ func (t *tally) broke(fs []finding) {
 	defer t.mu.Unlock()
 	for _, f := range fs {
 		for i := range t.rules {
-			if r := &t.rules[i]; r.ID == f.rule {
+			if r := &t.rules[i]; r.ID == f.Rule {
 				r.Violations++
 				if len(r.Examples) < maxRuleExamples {
-					r.Examples = append(r.Examples, f.message)
+					r.Examples = append(r.Examples, f.Message)
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/internal/level"
 	"github.com/petstore/petstore/reference"
 	"github.com/petstore/petstore/reference/double"
 )
@@ -41,7 +42,7 @@ var (
 func TestClientRules(t *testing.T) {
 	for _, tc := range []struct {
 		rule          string
-		level         string
+		level         level.Level
 		breaks, keeps []exchange
 	}{
 		{double.RuleAuthBearer, double.LevelMust,

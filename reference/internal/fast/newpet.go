@@ -25,7 +25,7 @@ func quickNewPet(data []byte) (p core.NewPet, ok bool) {
 	if !utf8.Valid(data) {
 		return p, false
 	}
-	s := jsonscan.New(data, maxDepth)
+	s := jsonscan.New(data, 256) // nesting read at most (encoding/json's own limit is 10,000)
 	more, ok := s.Open('{')
 	var keys [8][]byte // those seen, to refuse a repeated one
 	nkeys := 0

@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/petstore/petstore/internal/schemacheck"
 	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
@@ -24,7 +25,7 @@ import (
 //
 //   - Requests: for an operation whose parameters are integers with bounds or strings from
 //     an enum, and whose request body, if it has one, has a schema that compiles
-//     (schema.go), a precomputed check that accepts only what
+//     (internal/schemacheck), a precomputed check that accepts only what
 //     openapi3filter.ValidateRequest accepts. Whatever it does not accept (a bad value, a
 //     repeated or missing parameter, a missing key, a body it cannot decide or one that
 //     fails) goes to ValidateRequest, so every 400 and 401 is kin-openapi's answer, word for
@@ -78,7 +79,7 @@ func (p *Plan) ChecksBody() bool { return p.body != nil }
 // request's own Body has been read): it needs the compiled check to pass body.
 func (p *Plan) BodyValid(r *http.Request, pathParams map[string]string, authorized bool, body []byte) bool {
 	return p.body != nil && p.paramsValid(r, pathParams, authorized) &&
-		p.body.check(r.Header.Get("Content-Type"), body) == passes
+		p.body.check(r.Header.Get("Content-Type"), body) == schemacheck.Valid
 }
 
 // paramsValid reports whether the key and the parameters certainly pass ValidateRequest.
@@ -135,14 +136,14 @@ func PetSchemas(facts *spec.Facts) []*openapi3.Schema {
 
 // petCheck returns store.check: the encoding must be valid against every pet schema, with
 // the options openapi3filter.ValidateResponse uses. Where every schema compiles
-// (schema.go), an encoding they all pass is valid without kin-openapi; kin-openapi
+// (internal/schemacheck), an encoding they all pass is valid without kin-openapi; kin-openapi
 // judges any other (and words the error).
 func PetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error {
 	kin := kinPetCheck(doc, schemas)
-	var compiled []*objectCheck
+	var compiled []*schemacheck.Check
 	for _, s := range schemas {
-		c := compileObject(s)
-		if c == nil || doc.IsOpenAPI31OrLater() {
+		c := schemacheck.Compile(s)
+		if c == nil || c.Kind() != schemacheck.Object || doc.IsOpenAPI31OrLater() {
 			return kin
 		}
 		compiled = append(compiled, c)
@@ -177,9 +178,9 @@ func kinPetCheck(doc *openapi3.T, schemas []*openapi3.Schema) func([]byte) error
 	}
 }
 
-func allPass(checks []*objectCheck, data []byte) bool {
+func allPass(checks []*schemacheck.Check, data []byte) bool {
 	for _, c := range checks {
-		if c.check(data) != passes {
+		if c.Decide(data) != schemacheck.Valid {
 			return false
 		}
 	}
@@ -238,7 +239,7 @@ func responseSchema(op *openapi3.Operation, status int) *openapi3.Schema {
 // plainArrayItems returns the items schema of an array schema that says nothing else: an
 // array of valid items is then valid. Otherwise nil.
 func plainArrayItems(s *openapi3.Schema) *openapi3.Schema {
-	t := withoutDocs(*s)
+	t := schemacheck.WithoutDocs(*s)
 	if t.Type == nil || !t.Type.Is(openapi3.TypeArray) || t.Items == nil || t.Items.Value == nil {
 		return nil
 	}
@@ -305,10 +306,10 @@ func requestPlan(doc *openapi3.T, item *openapi3.PathItem, op *openapi3.Operatio
 	return p
 }
 
-// bodyCheck is the compiled check of a request body (schema.go).
+// bodyCheck is the compiled check of a request body (internal/schemacheck).
 type bodyCheck struct {
 	contentTypes []string // Content-Type values, as sent, that select the schema
-	schema       *objectCheck
+	schema       *schemacheck.Check
 }
 
 // compileBody compiles the check of a request body whose application/json schema compiles
@@ -324,8 +325,8 @@ func compileBody(doc *openapi3.T, ref *openapi3.RequestBodyRef) *bodyCheck {
 		reflect.ValueOf(decoder).Pointer() != reflect.ValueOf(openapi3filter.JSONBodyDecoder).Pointer() {
 		return nil
 	}
-	schema := compileObject(mt.Schema.Value)
-	if schema == nil {
+	schema := schemacheck.Compile(mt.Schema.Value)
+	if schema == nil || schema.Kind() != schemacheck.Object {
 		return nil
 	}
 	bc := &bodyCheck{schema: schema}
@@ -339,11 +340,11 @@ func compileBody(doc *openapi3.T, ref *openapi3.RequestBodyRef) *bodyCheck {
 }
 
 // check decides a request body sent with the given Content-Type.
-func (bc *bodyCheck) check(contentType string, body []byte) verdict {
+func (bc *bodyCheck) check(contentType string, body []byte) schemacheck.Verdict {
 	if len(body) == 0 || !slices.Contains(bc.contentTypes, contentType) {
-		return undecided
+		return schemacheck.Ask
 	}
-	return bc.schema.check(body)
+	return bc.schema.Decide(body)
 }
 
 func isBearer(s *openapi3.SecurityScheme) bool {
@@ -351,7 +352,7 @@ func isBearer(s *openapi3.SecurityScheme) bool {
 }
 
 // paramPlan returns the check of a query or path parameter of default style whose schema
-// is an integer with bounds or a string enum (compileScalar); ok is false for any other
+// is an integer with bounds or a string enum (internal/schemacheck); ok is false for any other
 // parameter (a free string would meet kin-openapi's rules on empty values).
 func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 	pc := paramCheck{name: prm.Name, in: prm.In, required: prm.Required}
@@ -360,20 +361,22 @@ func paramPlan(prm *openapi3.Parameter) (paramCheck, bool) {
 		prm.Content != nil || prm.Schema == nil || prm.Schema.Value == nil {
 		return pc, false
 	}
-	sc, ok := compileScalar(prm.Schema.Value)
+	sc := schemacheck.Compile(prm.Schema.Value)
 	switch {
-	case !ok:
+	case sc == nil:
 		return pc, false
-	case sc.kind == kindInteger:
+	case sc.Kind() == schemacheck.Integer:
 		// Within ±2^53 a float64 holds every integer exactly, whatever way kin-openapi reads it.
-		sc.lo, sc.hi = max(sc.lo, -1<<53), min(sc.hi, 1<<53)
+		lo, hi := sc.Bounds()
+		lo, hi = max(lo, -1<<53), min(hi, 1<<53)
 		pc.ok = func(v string) bool {
 			n, ok := core.CanonicalInt(v)
-			return ok && sc.inBounds(n)
+			return ok && float64(n) >= lo && float64(n) <= hi
 		}
-	case sc.enum != nil:
-		pc.ok = func(v string) bool { return sc.enum[v] }
-	case sc.kind == kindString:
+	case sc.Enum() != nil:
+		enum := sc.Enum()
+		pc.ok = func(v string) bool { return enum[v] }
+	case sc.Kind() == schemacheck.String:
 		// A string of no other constraint: any value but the empty one, which kin-openapi
 		// may refuse.
 		pc.ok = func(v string) bool { return v != "" }
