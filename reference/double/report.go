@@ -87,17 +87,23 @@ func newTally(ops []spec.Operation, base string, rules []ClientRule) *tally {
 	return &tally{ops: ops, base: base, by: map[string]*opCount{}, rules: rules}
 }
 
-// broke counts the client rules one request broke.
+// broke counts the client rules one request broke: a rule once, however many of its
+// findings the request gave (no Authorization header and the key in the query is one
+// request that broke auth-bearer), so that a rule's count is of requests.
 func (t *tally) broke(fs []clientrules.Finding) {
 	if len(fs) == 0 {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	counted := map[string]bool{}
 	for _, f := range fs {
 		for i := range t.rules {
 			if r := &t.rules[i]; r.ID == f.Rule {
-				r.Violations++
+				if !counted[r.ID] {
+					counted[r.ID] = true
+					r.Violations++
+				}
 				if len(r.Examples) < maxRuleExamples {
 					r.Examples = append(r.Examples, f.Message)
 				}

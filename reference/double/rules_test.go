@@ -51,6 +51,10 @@ func TestClientRules(t *testing.T) {
 		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets?api_key=" + testKey, "", keyed}},
 			[]exchange{{"GET", "/v1/pets?limit=2", "", keyed}}},
+		// No Authorization header and the key in the query: one request that broke the rule.
+		{double.RuleAuthBearer, double.LevelMust,
+			[]exchange{{"GET", "/v1/pets?api_key=" + testKey, "", nil}},
+			[]exchange{{"GET", "/v1/pets?limit=2", "", keyed}}},
 		{double.RuleAuthBearer, double.LevelMust,
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", testKey}}},
 			[]exchange{{"GET", "/v1/pets", "", []string{"Authorization", "bearer " + testKey}}}},
