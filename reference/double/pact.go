@@ -31,8 +31,8 @@ const (
 )
 
 // Pact returns the journal's distinct interactions as a Pact v4 file of consumer with
-// provider. Left out: requests answered with a chosen answer (Prefer, the fail rate, the
-// rate limit), with a 5xx, that matched no operation, or whose body was cut or is not JSON.
+// provider. Left out: requests answered with a chosen answer (Prefer, the 400 of a Prefer
+// refused, the fail rate, the rate limit), with a 5xx, that matched no operation, or whose body was cut or is not JSON.
 func (srv *Server) Pact(consumer, provider string) ([]byte, error) {
 	if srv.rec == nil {
 		return nil, ErrNoJournal

@@ -24,6 +24,9 @@ func TestAdminPact(t *testing.T) {
 	require.Equal(t, http.StatusCreated, created.Code)
 	call(t, h, "GET", "/v1/pets/999", "")
 	call(t, h, "GET", "/v1/pets", "", "Prefer", "code=401") // chosen: not the provider's to keep
+	// A Prefer the double refuses (the spec names no examples) gets a 400 the provider without
+	// --scenarios never gives: not recorded either.
+	assert.Equal(t, http.StatusBadRequest, call(t, h, "GET", "/v1/pets", "", "Prefer", "example=nope").Code)
 	do(t, h, testkit.Req{Method: "GET", Path: "/v1/pets", Auth: "Bearer wrong-key"})
 
 	assert.Equal(t, http.StatusUnauthorized, call(t, h, "GET", "/_admin/pact", "").Code, "the API key is not the admin key")

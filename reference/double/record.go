@@ -102,8 +102,12 @@ func (rc *recording) finish(e *JournalEntry, aw *answerWriter, body *teeBody, r 
 		}
 	}
 	h := aw.Header()
+	// Chosen: the answer is the test double's, not the server's own: a status or fault the
+	// request chose with Prefer, the 400 of a Prefer the double refused (its message names
+	// it), a fail rate's or rate limit's answer.
 	e.Chosen = aborted || strings.Contains(h.Get("Preference-Applied"), "code=") ||
-		(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable))
+		(e.Error != nil && (e.Error.Code == CodeRateLimited || e.Error.Code == CodeUnavailable)) ||
+		(e.Status == http.StatusBadRequest && e.Error != nil && strings.HasPrefix(e.Error.Message, "Prefer: "))
 	rejected := e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && !e.Chosen
 	rc.tally.count(e.Operation, e.Status, e.Error, rejected, at)
 	// The wall clock as the answer was written: by the time the journal is, a client that
