@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -144,6 +145,13 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// deprecatedGetPet is the line of the judge's finding on a call of getPet, which the
+// description deprecates (client/deprecated-operation, ADVISORY: reported, never failed).
+func deprecatedGetPet(path string, status int) string {
+	return fmt.Sprintf("client rule: client/deprecated-operation (ADVISORY, section 4.3; 9.3): GET %s: getPet is deprecated "+
+		"and is removed on 2030-12-05; use listPets [GET %s -> %d]", path, path, status)
 }
 
 func findingLines(fs []Finding) []string {
