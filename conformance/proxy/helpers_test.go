@@ -24,9 +24,11 @@ import (
 // testKey is long and distinctive so that a leak into a log or a HAR file cannot hide.
 const testKey = "sk-test-0123456789abcdef"
 
-// call is one client request; auth "" sends no Authorization header.
+// call is one client request; auth "" sends no Authorization header; header are further
+// fields.
 type call struct {
 	method, path, auth, body string
+	header                   http.Header
 }
 
 const bearer = "Bearer " + testKey
@@ -117,6 +119,9 @@ func send(t *testing.T, base string, c call) response {
 	require.NoError(t, err)
 	if c.auth != "" {
 		req.Header.Set("Authorization", c.auth)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
 	}
 	if c.body != "" {
 		req.Header.Set("Content-Type", "application/json")
