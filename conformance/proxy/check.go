@@ -311,17 +311,8 @@ func (c *checker) judgeClient(sent *http.Request, op string, ex exchange, reqVs 
 	if c.judge == nil {
 		return nil
 	}
-	rq := clientrules.Request{R: c.secrets.judged(sent), Method: sent.Method,
-		Path: c.secrets.scrub(sent.URL.EscapedPath()), Query: c.secrets.query(maskQuery(sent.URL.RawQuery)), Operation: op,
-		Status: ex.status, AnswerHeader: ex.header, Body: ex.reqBody, Whole: ex.reqComplete,
-		At: ex.wall, Wall: ex.wall, Arrived: ex.arrived, Answered: ex.answered, AnsweredAfter: ex.answeredAfter}
-	if ex.untimed {
-		// Arrived 0 is never after a wait, and an answer without Retry-After asks none.
-		rq.At, rq.Arrived, rq.AnswerHeader = c.judge.Wall(), 0, ex.header.Clone()
-		rq.AnswerHeader.Del("Retry-After")
-	}
 	var out []Finding
-	for _, f := range c.judge.Judge(rq) {
+	for _, f := range c.judge.Judge(c.clientRequest(sent, op, ex)) {
 		if slices.ContainsFunc(reqVs, func(v spec.Violation) bool { return clientrules.RuleOf(v) == f.Rule }) {
 			continue
 		}
@@ -333,6 +324,29 @@ func (c *checker) judgeClient(sent *http.Request, op string, ex exchange, reqVs 
 			Exchange: c.secrets.scrub(name), ClientRule: &rule, Kind: KindClientRule})
 	}
 	return out
+}
+
+// clientRequest is ex's request as the judge sees it. The wait its answer asks for is noted
+// once the answer is sent (answerSent): the proxy may answer 502 in its place.
+func (c *checker) clientRequest(sent *http.Request, op string, ex exchange) clientrules.Request {
+	rq := clientrules.Request{R: c.secrets.judged(sent), Method: sent.Method,
+		Path: c.secrets.scrub(sent.URL.EscapedPath()), Query: c.secrets.query(maskQuery(sent.URL.RawQuery)), Operation: op,
+		Status: ex.status, AnswerHeader: ex.header, Body: ex.reqBody, Whole: ex.reqComplete,
+		At: ex.wall, Wall: ex.wall, Arrived: ex.arrived, Answered: ex.answered, AnsweredAfter: ex.answeredAfter, AnswerLater: true}
+	if ex.untimed {
+		// Arrived 0 is never after a wait, and an answer without Retry-After asks none.
+		rq.At, rq.Arrived, rq.AnswerHeader = c.judge.Wall(), 0, ex.header.Clone()
+		rq.AnswerHeader.Del("Retry-After")
+	}
+	return rq
+}
+
+// answerSent tells the judge that ex's answer, as checked, reached the client: the wait a 429
+// or 503 asks for holds from then on (client/retry-after).
+func (c *checker) answerSent(ex exchange) {
+	if c.judge != nil {
+		c.judge.AnswerSent(c.clientRequest(ex.req, "", ex))
+	}
 }
 
 // judged are the shared judge's findings on a complete response (conformance/judge): the

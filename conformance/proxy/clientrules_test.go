@@ -104,12 +104,13 @@ func rateLimitedOnce(h http.Handler) http.Handler {
 }
 
 // A client that retries at once after a 429 asking it to wait 30 s breaks a SHOULD rule
-// (client/retry-after): reported and counted, neither the answer nor the session fails on
-// it. The proxy judges the wait on its arrivals, check-har on the entries' startedDateTime.
+// (client/retry-after): reported and counted, the session does not fail on it. The proxy
+// judges the wait on its arrivals, check-har on the entries' startedDateTime.
 func TestClientRetriesBeforeRetryAfter(t *testing.T) {
 	listing := call{method: "GET", path: "/v1/pets", auth: bearer}
-	got, live, recorded := judgedTwice(t, newReference(t, rateLimitedOnce).URL+"/v1", Config{FailOnViolation: true}, listing, listing)
-	require.Equal(t, http.StatusOK, got[1].status, "a SHOULD rule does not fail the exchange")
+	got, live, recorded := judgedTwice(t, newReference(t, rateLimitedOnce).URL+"/v1", Config{}, listing, listing)
+	require.Equal(t, http.StatusTooManyRequests, got[0].status)
+	require.Equal(t, http.StatusOK, got[1].status)
 	for name, sum := range map[string]Summary{"proxy": live, "check-har": recorded} {
 		client := clientFindings(sum.Findings)
 		require.Len(t, client, 1, name)
@@ -124,6 +125,19 @@ func TestClientRetriesBeforeRetryAfter(t *testing.T) {
 		assert.Equal(t, 1, sum.Violations, name)
 		assert.True(t, strings.Contains(sum.Findings[0].String(), "status 429 is not documented"), sum.Findings[0].String())
 	}
+
+	t.Run("a 502 in the 429's place asks no wait", func(t *testing.T) {
+		// --fail-on-violation answers the undocumented 429 with 502: the client never sees
+		// its Retry-After, and its retry is not early. The HAR file keeps the 429, marked.
+		got, live, recorded := judgedTwice(t, newReference(t, rateLimitedOnce).URL+"/v1", Config{FailOnViolation: true}, listing, listing)
+		require.Equal(t, http.StatusBadGateway, got[0].status)
+		assert.Empty(t, got[0].header.Get("Retry-After"))
+		require.Equal(t, http.StatusOK, got[1].status)
+		for name, sum := range map[string]Summary{"proxy": live, "check-har": recorded} {
+			assert.Empty(t, clientFindings(sum.Findings), name)
+			assert.Equal(t, 1, sum.Violations, name)
+		}
+	})
 }
 
 // A call of the deprecated getPet is an ADVISORY finding (client/deprecated-operation):

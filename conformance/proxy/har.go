@@ -42,6 +42,7 @@ type (
 		Response        harResponse `json:"response"`
 		Cache           struct{}    `json:"cache"`
 		Timings         harTimings  `json:"timings"`
+		Comment         string      `json:"comment,omitempty"`
 	}
 	harRequest struct {
 		Method      string       `json:"method"`
@@ -108,7 +109,14 @@ func (r *Recorder) Len() int {
 	return len(r.entries)
 }
 
-func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exchange, proto string, respSize int64) {
+// replacedComment is the comment of an entry whose response the proxy did not pass on
+// (Config.FailOnViolation): the entry keeps the upstream's response, which the client did
+// not get, so that check-har finds the same violations; the wait it asks for is not held
+// against the client.
+const replacedComment = "not passed on: the proxy answered 502 contract_violation instead (--fail-on-violation)"
+
+// add records ex; replaced: the proxy answered 502 in its place.
+func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exchange, proto string, respSize int64, replaced bool) {
 	in := ex.req
 	scheme := "http"
 	if in.TLS != nil {
@@ -151,6 +159,9 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 			RedirectURL: ex.header.Get("Location"), HeadersSize: -1, BodySize: -1,
 		},
 		Timings: harTimings{Send: 0, Wait: ms, Receive: 0},
+	}
+	if replaced {
+		e.Comment = replacedComment
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -219,7 +230,8 @@ func OnlyHost(host string) HAROption { return func(o *harOptions) { o.host = str
 // Each request is judged by the client rules as the proxy judges it, in the order of the
 // entries' startedDateTime, which is also the clock of client/retry-after: an entry's answer
 // came its time (ms) after it started, and a request that started before the end of the wait
-// a 429 or 503 asked for, and after that answer came, is early. When an entry has no
+// a 429 or 503 asked for, and after that answer came, is early (unless the proxy that
+// recorded the file answered 502 in that answer's place, as the entry's comment says). When an entry has no
 // startedDateTime the file has no clock: its entries are judged in their order, without
 // client/retry-after.
 func CheckHAR(r io.Reader, doc *openapi3.T, opts ...HAROption) (Summary, error) {
@@ -259,6 +271,9 @@ func CheckHAR(r io.Reader, doc *openapi3.T, opts ...HAROption) (Summary, error) 
 			continue
 		}
 		c.check(ex)
+		if e.Comment != replacedComment {
+			c.answerSent(ex)
+		}
 	}
 	return c.summary(), nil
 }

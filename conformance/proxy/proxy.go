@@ -216,20 +216,23 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	}
 	findings := p.check.check(ex)
 	p.logFindings(findings)
-	if p.cfg.Record != nil {
-		size := int64(len(body))
-		if !ex.respComplete {
-			size = max(resp.ContentLength, int64(len(body))+1) // more than was kept
-		}
-		p.cfg.Record.add(p.secrets, st.start, p.cfg.Now().Sub(st.start), ex, resp.Proto, size)
-	}
 	var failing []string
 	for _, f := range findings {
 		if f.Fails() {
 			failing = append(failing, f.what())
 		}
 	}
-	if p.cfg.FailOnViolation && len(failing) > 0 {
+	replaced := p.cfg.FailOnViolation && len(failing) > 0
+	if p.cfg.Record != nil {
+		size := int64(len(body))
+		if !ex.respComplete {
+			size = max(resp.ContentLength, int64(len(body))+1) // more than was kept
+		}
+		p.cfg.Record.add(p.secrets, st.start, p.cfg.Now().Sub(st.start), ex, resp.Proto, size, replaced)
+	}
+	if !replaced {
+		p.check.answerSent(ex) // a 502 in its place asks no wait
+	} else {
 		resp.Body.Close()
 		msg := fmt.Sprintf("the exchange breaks the description or a MUST client rule (%s): %s", words.Plural(len(failing), "violation"), strings.Join(failing, "; "))
 		replaceWithError(resp, http.StatusBadGateway, "contract_violation", msg)
