@@ -3,6 +3,10 @@
 // and a checker for HAR files (conformance check-har). Both report each violation as one
 // line naming the operation, the direction, what broke and the node of the description it
 // broke, and both count which documented operation × status pairs the traffic exercised.
+// Both judge every request by the client rules with the module's one judge of a client's
+// requests (internal/clientrules, which the reference's test double uses too), and report
+// each rule broken as one line with its ID, level and section (Finding, KindClientRule); a
+// MUST rule broken fails as a violation does, a SHOULD or ADVISORY one is only reported.
 package proxy
 
 import (
