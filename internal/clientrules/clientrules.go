@@ -158,6 +158,10 @@ type Request struct {
 	// (its handler ran on) but arrived before that 429 was written is not early.
 	Wall, Answered         time.Time
 	Arrived, AnsweredAfter uint64
+	// AnswerLater: the answer may yet not reach the client as it is (a proxy may answer 502
+	// in its place). Judge then does not note the wait it asks for; AnswerSent does, once
+	// the answer has been sent.
+	AnswerLater bool
 }
 
 // Finding is one request that broke one rule.
@@ -170,10 +174,7 @@ func (j *Judge) Judge(rq Request) []Finding {
 		out = append(out, Finding{Rule: rule, Message: j.opts.Mask(fmt.Sprintf(format, args...))})
 	}
 	r := rq.R
-	where := rq.Method + " " + rq.Path
-	if rq.Query != "" {
-		where += "?" + rq.Query
-	}
+	where := rq.where()
 	op, known := j.facts.ByID[rq.Operation]
 	preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 	if !known && !preflight && r.URL.Path != "/openapi.yaml" {
@@ -202,6 +203,22 @@ func (j *Judge) Judge(rq Request) []Finding {
 		}
 	}
 	return out
+}
+
+// where is the request as a finding names it: "GET /v1/pets?limit=2".
+func (rq Request) where() string {
+	if rq.Query != "" {
+		return rq.Method + " " + rq.Path + "?" + rq.Query
+	}
+	return rq.Method + " " + rq.Path
+}
+
+// AnswerSent notes the wait rq's answer asks for (a 429 or 503 with Retry-After), for a
+// request Judge judged with AnswerLater, once that answer reached the client.
+func (j *Judge) AnswerSent(rq Request) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.noteWait(rq)
 }
 
 // judgeKey: the key as a bearer token in Authorization, and nowhere else.
@@ -252,6 +269,14 @@ func (j *Judge) judgeRetry(rq Request, where string, add func(string, string, ..
 		add(RetryAfter, "%s came %s before the end of the wait that %s asked for", where,
 			j.until.Sub(rq.Wall).Round(time.Millisecond), j.asked)
 	}
+	if !rq.AnswerLater {
+		j.noteWait(rq)
+	}
+}
+
+// noteWait sets the time no request is to come before, when rq's answer asks to wait longer
+// than the last one did. j.mu is held.
+func (j *Judge) noteWait(rq Request) {
 	if rq.Status != http.StatusTooManyRequests && rq.Status != http.StatusServiceUnavailable {
 		return
 	}
@@ -263,7 +288,7 @@ func (j *Judge) judgeRetry(rq Request, where string, add func(string, string, ..
 		d = t.Sub(rq.At)
 	}
 	if until := rq.Answered.Add(d); d > 0 && until.After(j.until) {
-		j.until, j.after, j.asked = until, rq.AnsweredAfter, fmt.Sprintf("the %d to %s (Retry-After: %s)", rq.Status, where, v)
+		j.until, j.after, j.asked = until, rq.AnsweredAfter, fmt.Sprintf("the %d to %s (Retry-After: %s)", rq.Status, rq.where(), v)
 	}
 }
 

@@ -100,6 +100,24 @@ func TestJudgeHoldsRetryAfter(t *testing.T) {
 		Wall: now.Add(3 * time.Second), Arrived: 3}))
 }
 
+// A request judged before its answer is sent (a proxy's) sets no wait until AnswerSent says
+// the answer reached the client.
+func TestJudgeNotesTheWaitOfAnAnswerSent(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	j := New(facts(t), Options{Wall: func() time.Time { return now }})
+	r := httptest.NewRequest("GET", "/v1/pets", nil)
+	r.Header = http.Header{"Authorization": {"Bearer k"}}
+	limited := Request{R: r, Method: "GET", Path: "/v1/pets", Operation: spec.OpList, Status: 429,
+		AnswerHeader: http.Header{"Retry-After": {"2"}}, At: now, Wall: now, Answered: now, Arrived: 1, AnsweredAfter: 1, AnswerLater: true}
+	retry := func(n uint64) Request {
+		return Request{R: r, Method: "GET", Path: "/v1/pets", Operation: spec.OpList, Status: 200, At: now, Wall: now.Add(time.Second), Arrived: n}
+	}
+	assert.Empty(t, j.Judge(limited))
+	assert.Empty(t, j.Judge(retry(2)), "the 429 was not sent: no wait")
+	j.AnswerSent(limited)
+	assert.Equal(t, []string{RetryAfter}, rulesOf(j.Judge(retry(3))))
+}
+
 // RuleOf names the client rule of each request violation the spec's validator finds, and
 // none for a response's.
 func TestRuleOfViolations(t *testing.T) {
