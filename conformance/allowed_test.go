@@ -218,7 +218,7 @@ func TestRefusedFixtureCreateIsAnError(t *testing.T) {
 	rep := run(t, target, conformance.Options{Only: []string{"listPets/default-limit"}})
 	res, _ := rep.Result("listPets/default-limit")
 	assert.Equal(t, conformance.Error, res.Status)
-	assert.Contains(t, res.Reason, "want 201, got 409")
+	assert.Contains(t, res.Reason, "want 201 Created, got 409 Conflict")
 }
 
 // acceptNonUTF8 takes a body holding bytes that are not UTF-8, as a lenient parser does

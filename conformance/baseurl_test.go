@@ -28,7 +28,7 @@ func TestBaseURLWithoutVersionSegment(t *testing.T) {
 		{srv.URL + "/v2", srv.URL + "/v1"},
 		{srv.URL + "/api/v2/", srv.URL + "/api/v1"},
 		{srv.URL + "/api", srv.URL + "/api/v1"},
-		{srv.URL + "/api?code=x", srv.URL + "/api/v1?code=x"},
+		{srv.URL + "/api?code=x", srv.URL + "/api/v1?code=$PETSTORE_QUERY_1"}, // the query's value masked
 	} {
 		t.Run(tt.base, func(t *testing.T) {
 			_, err := conformance.Run(context.Background(), conformance.Target{BaseURL: tt.base, APIKey: testKey}, conformance.Options{})
@@ -60,7 +60,8 @@ func TestBaseURLQueryKept(t *testing.T) {
 	target.BaseURL += "?code=abc"
 	rep := run(t, target, conformance.Options{Only: []string{"listPets", "createPet/valid", "getPet/created-returned"}})
 	assert.Equal(t, conformance.Conforming, rep.Verdict, "%+v", rep.Counts)
-	assert.Equal(t, target.BaseURL, rep.Target)
+	// The query's values are secrets (a gateway's code): the report names the variable.
+	assert.Equal(t, strings.TrimSuffix(target.BaseURL, "abc")+"$PETSTORE_QUERY_1", rep.Target)
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Positive(t, n)

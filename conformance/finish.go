@@ -18,7 +18,7 @@ import (
 // refused key, a base URL without the version segment, a cancelled run), so that a CI job
 // that asked for reports still has them, with the reason.
 func NotRunReport(target Target, opts Options, reason error) *Report {
-	red := exchange.NewRedactor(target.APIKey)
+	red := exchange.Secrets{BaseURL: target.BaseURL, APIKey: target.APIKey, Headers: opts.Headers}.Redactor()
 	now := time.Now().UTC()
 	rep := &Report{Target: red.Text(target.BaseURL), Started: now, Clock: cmp.Or(opts.Now, now).UTC(),
 		Strict: opts.Strict, ReadOnly: opts.ReadOnly, KeyElsewhere: !opts.NoKeyElsewhere, Seed: opts.Seed, Fuzz: opts.Fuzz,

@@ -15,7 +15,7 @@ import (
 )
 
 // With DELETE /pets/{petId} added to a copy of the spec, the reference serving that copy
-// (without Go code for it: reference/generic.go) is conforming to it, and the run exercised
+// (without Go code for it: reference/internal/core/generic.go) is conforming to it, and the run exercised
 // the new operation (issue 24, item 1). So it is, in the rules of the operations they change,
 // with PUT and PATCH by id, and with listPets parameters it filters by (name) or accepts and
 // does not act on (sort).

@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"cmp"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -23,10 +24,12 @@ const module = "github.com/petstore/petstore/"
 // (DESIGN.md, "Layout of the harness"). A name ending in "/" stands for every package under
 // it. Commands (cmd/..., .../cmd/...) are above all.
 var layers = [][]string{
-	{"internal/words", "internal/jsonscan", "conformance/anatomy", "internal/xsdcheck"},
-	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact"},
-	{"reference", "conformance/report", "internal/document", "internal/grownspec"},
-	{"conformance/judge", "conformance/wire"},
+	{"internal/words", "internal/jsonscan", "internal/secret", "conformance/anatomy", "internal/xsdcheck", "internal/level"},
+	{"spec", "internal/buildinfo", "internal/cli", "conformance/mutants/kit", "internal/pact", "internal/schemacheck"},
+	{"conformance/report", "internal/document", "internal/grownspec", "internal/clientrules"},
+	{"reference/internal/core"},
+	{"reference/internal/fast", "reference/double", "reference/internal/testkit"},
+	{"reference", "conformance/judge", "conformance/wire"},
 	{"reference/referencetest", "conformance/coverage", "conformance/cases"},
 	{"conformance/exchange", "conformance/rules"},
 	{"conformance", "conformance/explore", "conformance/lint", "conformance/diff", "conformance/proxy", "conformance/pact/check"},
@@ -171,10 +174,10 @@ func TestLayout(t *testing.T) {
 		assert.Contains(t, contents, "`"+entry, "the contents table of docs/layout.md does not name %s (package %s)", entry, name)
 	}
 
-	// The result model and its writers read nothing but the standard library, spec and the
-	// wording of counts.
+	// The result model and its writers read nothing but the standard library, spec, the
+	// wording of counts and the level type.
 	for imp := range pkgs["conformance/report"].imports {
-		assert.Contains(t, []string{"spec", "internal/words"}, imp, "conformance/report imports %s", imp)
+		assert.Contains(t, []string{"spec", "internal/words", "internal/level"}, imp, "conformance/report imports %s", imp)
 	}
 	// The shared judge reads the facts and writes findings, nothing else.
 	for imp := range pkgs["conformance/judge"].imports {
@@ -192,6 +195,18 @@ func TestLayout(t *testing.T) {
 	// Rules see the Check API and the facts, never the runner or the session.
 	for _, below := range []string{"conformance", "conformance/exchange"} {
 		assert.False(t, reaches(pkgs, "conformance/rules", below), "conformance/rules reaches %s", below)
+	}
+	// The reference's rooms: the core knows neither its fast paths nor the test double, and
+	// those two do not know each other.
+	for _, edge := range [][2]string{
+		{"reference/internal/core", "reference/internal/fast"}, {"reference/internal/core", "reference/double"},
+		{"reference/internal/fast", "reference/double"}, {"reference/double", "reference/internal/fast"},
+	} {
+		assert.False(t, reaches(pkgs, edge[0], edge[1]), "%s reaches %s", edge[0], edge[1])
+	}
+	// The reference's test kit is for tests only.
+	for _, name := range names {
+		assert.False(t, pkgs[name].imports["reference/internal/testkit"], "%s imports reference/internal/testkit, which only tests may use", name)
 	}
 	// The case generator and the explorer stand apart from the runner.
 	assert.False(t, reaches(pkgs, "conformance/cases", "conformance"), "conformance/cases reaches the runner")
@@ -329,4 +344,87 @@ var h web.RoundTripper
 			}
 		}
 	}
+}
+
+// schemaCompilerMarks says whether the Go source src (a file named name) holds a compiled
+// schema checker: it reads a schema's JSON type (openapi3.TypeObject, TypeInteger ...) and
+// walks JSON text with a scanner of its own (jsonscan.New), which is what compiling a schema
+// into a check of the text takes. It returns where, or "".
+func schemaCompilerMarks(t *testing.T, name string, src any) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, 0)
+	require.NoError(t, err)
+	names := map[string]string{} // import path to the name it is used by
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		n := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		names[p] = n
+	}
+	oa, js := names["github.com/getkin/kin-openapi/openapi3"], names[module+"internal/jsonscan"]
+	if oa == "" || js == "" {
+		return ""
+	}
+	var types, scans token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		switch {
+		case !ok || id.Obj != nil:
+		case id.Name == oa && slices.Contains([]string{"TypeObject", "TypeArray", "TypeString", "TypeInteger", "TypeNumber", "TypeBoolean"}, sel.Sel.Name):
+			types = cmp.Or(types, sel.Pos())
+		case id.Name == js && sel.Sel.Name == "New":
+			scans = cmp.Or(scans, sel.Pos())
+		}
+		return true
+	})
+	if types == token.NoPos || scans == token.NoPos {
+		return ""
+	}
+	return fset.Position(types).String()
+}
+
+// TestOneSchemaChecker holds DESIGN.md's "Below both sides": the module has one compiled
+// schema checker, internal/schemacheck, which the reference and the harness both use; a
+// second one anywhere else (a copy of it, or a compiler of one's own) fails here.
+func TestOneSchemaChecker(t *testing.T) {
+	// The check finds the checker, under another package name and import names too.
+	own, err := os.ReadFile("../internal/schemacheck/schemacheck.go")
+	require.NoError(t, err)
+	assert.NotEmpty(t, schemaCompilerMarks(t, "schemacheck.go", own), "the check does not find internal/schemacheck")
+	copied := strings.Replace(string(own), "package schemacheck", "package exchange", 1)
+	copied = strings.Replace(copied, `"github.com/getkin/kin-openapi/openapi3"`, `oa "github.com/getkin/kin-openapi/openapi3"`, 1)
+	copied = strings.ReplaceAll(copied, "openapi3.", "oa.")
+	assert.NotEmpty(t, schemaCompilerMarks(t, "copy.go", copied), "the check does not find a copy of the checker")
+
+	files := 0
+	err = filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		if d.IsDir() {
+			name := d.Name()
+			if rel == "../internal/schemacheck" || name == "testdata" || name == "node_modules" || path != ".." && strings.HasPrefix(name, ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		files++
+		if at := schemaCompilerMarks(t, path, nil); at != "" {
+			t.Errorf("%s: a compiled schema checker outside internal/schemacheck; use that one (DESIGN.md, \"Below both sides\")", at)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Greater(t, files, 200, "the walk read the module's files")
 }

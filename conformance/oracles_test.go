@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,4 +256,29 @@ func TestKeyOutsideTheHeaderOnce(t *testing.T) {
 	res, _ := rep.Result("listPets/cases-auth")
 	assert.Positive(t, res.CasesSkipped)
 	assert.Contains(t, res.Reason, "--no-key-elsewhere")
+}
+
+// The poisoned-connection oracle's resend of a create counts against --max-creates: the
+// animals stored stay within it, whatever the resends would have added.
+func TestResentCreatesStayWithinMaxCreates(t *testing.T) {
+	for _, max := range []int{8, 40} {
+		var created atomic.Int64
+		ref := newReference(t, beforeSunset, reference.Config{})
+		counting := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			ref.ServeHTTP(rec, r)
+			if r.Method == http.MethodPost && rec.Code == http.StatusCreated {
+				created.Add(1)
+			}
+			for k, vs := range rec.Header() {
+				w.Header()[k] = vs
+			}
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+		})
+		target := unreadFront(t, counting)
+		rep := run(t, target, conformance.Options{Seed: 1, Workers: 1, MaxCreates: max, Only: []string{"createPet/cases-*"}})
+		assert.LessOrEqual(t, created.Load(), int64(max), "--max-creates %d", max)
+		assert.LessOrEqual(t, rep.AnimalsCreated, max)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/judge"
+	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
 	"github.com/petstore/petstore/conformance/wire"
 	"github.com/petstore/petstore/spec"
@@ -331,7 +332,7 @@ func (r *runner) list(status string) ([]map[string]any, error) {
 		// The representation of nothing, seen before the run created anything: the rule
 		// listPets/empty-array judges it.
 		r.emptyOnce.Do(func() {
-			r.empty = &rules.Listing{Request: "GET " + r.facts.ByID[spec.OpList].Path + "?" + q.Encode(), Body: raw}
+			r.empty = &cases.Listing{Request: "GET " + r.facts.ByID[spec.OpList].Path + "?" + q.Encode(), Body: raw}
 		})
 	}
 	out := pets[:0]
@@ -384,7 +385,7 @@ func (r *runner) fetch(method, path string, in any, want int, out any) error {
 		return fmt.Errorf("%w (401 on %s %s)", ErrKeyRefused, method, path)
 	}
 	if resp.StatusCode != want {
-		return statusError{fmt.Errorf("%s %s: want %d, got %d: %.200s", method, path, want, resp.StatusCode, r.sess.Redact(string(data))), resp.StatusCode}
+		return statusError{fmt.Errorf("%s %s: want %s, got %s: %.200s", method, path, report.StatusText(want), report.StatusText(resp.StatusCode), r.sess.Redact(string(data))), resp.StatusCode}
 	}
 	if err := judge.Decode(data, out); err != nil {
 		return fmt.Errorf("%s %s: body: %v", method, path, err)

@@ -40,17 +40,12 @@ func (r *runner) run(rule Rule) (res Result) {
 		defer release()
 	}
 	rec := exchange.NewRecorder(r.sess.Redact)
-	var skipped, panicked, skipWhy string
-	if rule.Family != nil {
-		out := rule.Family.Run(r.caseEnv(), caseSender{rec, r.sess})
-		skipped, panicked = out.Skip, out.Panicked
-		res.Cases, res.CasesSkipped, skipWhy = out.Ran, out.Skipped, out.SkipWhy
-	} else {
-		skipped, panicked = rules.Execute(rule, r.newCheck(rule, rec, !unprepared))
-	}
+	out := rules.Execute(rule, rules.NewCheck(r.env(!unprepared), r.clients(rule, rec), caseSender{rec, r.sess}))
+	skipped, panicked := out.Skip, out.Panicked
+	res.Cases, res.CasesSkipped = out.Ran, out.Skipped
 	// A failing answer that came after another request's on its connection is sent again
 	// alone before its request is blamed.
-	rec.Confirm(r.ctx)
+	rec.Confirm(r.ctx, r.reserve)
 	// The exchanges are written (redacted, with their curl lines) only for a rule that
 	// does not pass: most rules pass, and theirs are never shown.
 	res.Failures = rec.Failures()
@@ -61,7 +56,7 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Level, _ = report.Strongest(res.Failures)
 	}
 	if skipped == "" && res.Cases == 0 && res.CasesSkipped > 0 {
-		skipped = "no case could be sent: " + skipWhy
+		skipped = "no case could be sent: " + out.SkipWhy
 	}
 	if why := rec.NotSent(); why != "" && skipped == "" {
 		skipped = "not sent: " + why
@@ -89,7 +84,7 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Status = Pass
 	}
 	if res.Status == Pass && res.CasesSkipped > 0 {
-		res.Reason = fmt.Sprintf("%s not sent: %s", words.Plural(res.CasesSkipped, "case"), skipWhy)
+		res.Reason = fmt.Sprintf("%s not sent: %s", words.Plural(res.CasesSkipped, "case"), out.SkipWhy)
 	}
 	if res.Status != Pass && res.Status != Skip {
 		res.Failures, res.Exchanges = rec.Results()
@@ -126,7 +121,9 @@ func (r *runner) failStatus(res Result) (Status, string) {
 	return Fail, msg
 }
 
-func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Check {
+// clients are the httpexpect clients of rule's checks, which send through the session and
+// record into rec.
+func (r *runner) clients(rule Rule, rec *exchange.Recorder) rules.Clients {
 	anon := httpexpect.WithConfig(httpexpect.Config{
 		TestName: rule.ID,
 		BaseURL:  r.sess.BaseURL(),
@@ -143,15 +140,14 @@ func (r *runner) newCheck(rule Rule, rec *exchange.Recorder, prepared bool) *Che
 	})
 	key := r.sess.Key()
 	auth := anon.Builder(func(req *httpexpect.Request) { req.WithHeader("Authorization", report.CredBearer.Value(key)) })
-	return rules.NewCheck(rules.Env{Clients: rules.Clients{Anon: anon, Auth: auth}, Ctx: r.ctx, Now: r.opts.Now, Prepared: prepared,
-		Fixture: r.fixture, BaseURL: r.sess.BaseURL(), Key: key, Wait: r.opts.Wait, Recorder: rec})
+	return rules.Clients{Anon: anon, Auth: auth}
 }
 
-// caseEnv is what the generated cases of a family run with: the fixture and the run's
-// budget, which its families share.
-func (r *runner) caseEnv() cases.Env {
+// env is what a rule runs with: the fixture (prepared says it holds what the rule needs)
+// and the run's budget, which its families share.
+func (r *runner) env(prepared bool) cases.Env {
 	return cases.Env{Ctx: r.ctx, Now: r.opts.Now, BaseURL: r.sess.BaseURL(), Key: r.sess.Key(), Wait: r.opts.Wait,
-		Fixture: rules.CaseFixture(r.facts, r.fixture),
+		Fixture: rules.Furnished(r.facts, r.fixture), Prepared: prepared,
 		Budget: cases.Budget{Seed: r.opts.Seed, Strength: strength(r.opts), Depth: depth(r.opts), NoKeyElsewhere: r.opts.NoKeyElsewhere, Workers: r.opts.Workers, ReadOnly: r.opts.ReadOnly,
 			MaxCreates: r.opts.MaxCreates, Reserve: r.reserve, WaitedInVain: &r.waitedInVain}}
 }
@@ -176,14 +172,16 @@ func depth(o Options) cases.Depth {
 	return cases.DepthDefault
 }
 
-// caseSender sends a family's cases through the session, recorded into the rule's recorder.
+// caseSender sends a rule's requests through the session, recorded into the rule's recorder.
 type caseSender struct {
 	*exchange.Recorder
 	sess *exchange.Session
 }
 
 // keepExchanges cuts a failed rule's exchanges to exchange.MaxExchanges: the last ones, or, when a
-// rule of many requests (a case family) failed early, the ones its failures point at.
+// rule of many requests (a case family) failed, the ones its failures point at. Every failure
+// keeps its exchange, so that each has its curl line: beyond MaxExchanges, an exchange is kept
+// without its response body (marked cut).
 func keepExchanges(res *Result) {
 	if len(res.Exchanges) <= exchange.MaxExchanges {
 		return
@@ -191,10 +189,17 @@ func keepExchanges(res *Result) {
 	keep := map[int]int{}
 	var kept []Exchange
 	for _, f := range res.Failures {
-		if _, ok := keep[f.Exchange]; !ok && f.Exchange >= 0 && len(kept) < exchange.MaxExchanges {
-			keep[f.Exchange] = len(kept)
-			kept = append(kept, res.Exchanges[f.Exchange])
+		if _, ok := keep[f.Exchange]; ok || f.Exchange < 0 || f.Exchange >= len(res.Exchanges) {
+			continue
 		}
+		keep[f.Exchange] = len(kept)
+		ex := res.Exchanges[f.Exchange]
+		if len(kept) >= exchange.MaxExchanges && ex.Response != nil && ex.Response.Body != "" {
+			slim := *ex.Response
+			slim.Body, slim.Truncated = "", true
+			ex.Response = &slim
+		}
+		kept = append(kept, ex)
 	}
 	if len(kept) == 0 {
 		n := len(res.Exchanges)

@@ -35,7 +35,7 @@ func TestCatalogue(t *testing.T) {
 		assert.True(t, prefixes[prefix], "ID %s: prefix is neither an operationId nor a section", r.ID)
 		assert.NotEmpty(t, r.Section, r.ID)
 		assert.NotEmpty(t, r.Title, r.ID)
-		assert.True(t, (r.Check == nil) != (r.Family == nil), "%s: a rule has a check or a family of generated cases, not both", r.ID)
+		assert.NotNil(t, r.Run, "%s: a rule has a run", r.ID)
 		if r.Op != "" {
 			assert.True(t, prefixes[r.Op] && r.Op != "auth", "%s: Op %q is not an operation", r.ID, r.Op)
 		}

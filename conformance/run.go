@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/petstore/conformance/cases"
 	"github.com/petstore/petstore/conformance/exchange"
 	"github.com/petstore/petstore/conformance/report"
 	"github.com/petstore/petstore/conformance/rules"
@@ -179,7 +180,7 @@ type runner struct {
 	fixture     *Fixture
 	prepErr     string // why preparation failed, for the rules that needed it
 	// empty is the first listing preparation made that held no animal.
-	empty     *rules.Listing
+	empty     *cases.Listing
 	emptyOnce sync.Once
 	report    *Report
 	start     time.Time

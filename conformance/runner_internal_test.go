@@ -23,7 +23,7 @@ func TestPanickingCheckIsAnError(t *testing.T) {
 	r, err := newRunner(context.Background(), Target{BaseURL: srv.URL + "/v1", APIKey: key},
 		Options{Only: []string{"versioning/base-url"}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	require.NoError(t, err)
-	res := r.run(Rule{ID: "versioning/panics", Section: "9", Check: func(c *Check) {
+	res := r.run(Rule{ID: "versioning/panics", Section: "9", Run: func(c *Check) {
 		c.Auth.GET("/pets").Expect().Status(200)
 		panic("boom with " + key)
 	}})
@@ -31,7 +31,7 @@ func TestPanickingCheckIsAnError(t *testing.T) {
 	assert.Equal(t, "the check panicked: boom with "+KeyPlaceholder, res.Reason)
 	assert.NotEmpty(t, res.Exchanges)
 
-	res = r.run(Rule{ID: "versioning/skips", Section: "9", Check: func(c *Check) { c.Skipf("not today") }})
+	res = r.run(Rule{ID: "versioning/skips", Section: "9", Run: func(c *Check) { c.Skipf("not today") }})
 	assert.Equal(t, Skip, res.Status)
 	assert.Equal(t, "not today", res.Reason)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // seen is what a varied server answered, as its clients saw it.
@@ -87,7 +88,7 @@ func TestVariedReferenceIsConformingForSeeds1To10(t *testing.T) {
 				ref, err := reference.New(reference.Config{
 					APIKeys: []string{testKey},
 					Now:     func() time.Time { return beforeSunset },
-					Double:  reference.Double{Vary: seed, Sleep: func(context.Context, time.Duration) {}},
+					Double:  double.Double{Vary: seed, Sleep: func(context.Context, time.Duration) {}},
 				})
 				require.NoError(t, err)
 				var s seen
@@ -98,13 +99,13 @@ func TestVariedReferenceIsConformingForSeeds1To10(t *testing.T) {
 					Now: beforeSunset, Seed: seed, Strength: 1,
 					Wait: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
 				})
-				require.NoError(t, err, reference.ChooseVariations(seed).String())
+				require.NoError(t, err, double.ChooseVariations(seed).String())
 				for _, res := range rep.Results {
 					if res.Status == conformance.Fail || res.Status == conformance.Error {
 						t.Errorf("%s: %s: %v", res.ID, res.Status, res.Failures)
 					}
 				}
-				assert.True(t, rep.Conforming(), "exit 0 with %s", reference.ChooseVariations(seed))
+				assert.True(t, rep.Conforming(), "exit 0 with %s", double.ChooseVariations(seed))
 				mu.Lock()
 				defer mu.Unlock()
 				all.beyond53 = all.beyond53 || s.beyond53

@@ -1,19 +1,9 @@
-// Package reference is the in-memory reference implementation of the pet store interface.
-// Routing, request validation and response validation all come from spec/openapi.yaml, read
-// once into spec.Facts when a server is made.
-//
-// Its files stand in three rooms, each using only its own room and the ones below
-// (layers_test.go holds the rule):
-//
-//   - the pure reference: routes.go, handlers.go, store.go, newpet.go, api.go (validation),
-//     errors.go, auth.go, guard.go, recorder.go. Alone it is complete and correct.
-//   - the fast paths, fast_*.go: shortcuts taken only where they are provably equal to the
-//     pure path (precomputed checks, a one-pass decoder, the access log line), plugged into
-//     the pure reference through its hooks (api.shortcuts, server.decode, store.check).
-//   - the test double, double*.go: chosen answers, faults, the clock, the journal and the
-//     client report, around the pure reference (api.choose, middleware, /_admin/).
-//
-// server.go and config.go assemble them: the only files that know all three.
+// Package reference is the in-memory reference implementation of the pet store interface:
+// NewServer, its Config, and the assembly of its rooms, each a package the compiler keeps
+// apart. The server itself (internal/core: store, errors, validation, auth, handlers,
+// routes) is complete and correct alone; its fast paths (internal/fast) are taken only where
+// provably equal to it; the test double (double) wraps it when Config.Double asks for it.
+// Routing and validation come from the spec, read once into spec.Facts when a server is made.
 package reference
 
 import (
@@ -21,6 +11,9 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Config configures NewServer. The zero value of every field but APIKeys is usable.
@@ -56,5 +49,18 @@ type Config struct {
 
 	// Double makes the server a test double for client developers; its zero value, the pure
 	// reference, adds nothing to the path of a request.
-	Double Double
+	Double double.Double
 }
+
+// The animals of a seed and of the store, and what the server does with a grown spec.
+type (
+	NewPet    = core.NewPet    // an animal as a client sends it, and an entry of a seed
+	Pet       = core.Pet       // an animal as the server answers it
+	SeedError = core.SeedError // an entry of a seed the spec refuses
+	Coverage  = core.Coverage  // which operations are served by their shape (Server.Coverage)
+)
+
+// LoadSeed reads a seed file: a JSON array of NewPet records (see testdata/pets.json). An
+// entry with an "id" is refused: the animals get ids 1, 2, 3 ... in file order. The values
+// are checked against the spec when NewServer starts.
+func LoadSeed(path string) ([]NewPet, error) { return core.LoadSeed(path) }

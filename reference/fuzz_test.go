@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -61,7 +62,7 @@ var fuzzTarget = sync.OnceValues(func() (*fuzzServers, error) {
 	validated, unvalidated := common, common
 	validated.AdminKey, validated.CORSOrigins = fuzzAdminKey, []string{fuzzOrigin}
 	// The test double too: Prefer, the journal and the report (delays are not waited).
-	validated.Double = Double{Scenarios: true, Journal: 64, Sleep: func(context.Context, time.Duration) {}}
+	validated.Double = double.Double{Scenarios: true, Journal: 64, Sleep: func(context.Context, time.Duration) {}}
 	unvalidated.NoValidation = true
 	for _, cfg := range []Config{validated, unvalidated} {
 		h, err := NewServer(cfg)

@@ -3,6 +3,7 @@ package reference
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/internal/grownspec"
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -50,7 +52,7 @@ func TestCoverageOfTheEmbeddedSpec(t *testing.T) {
 
 // beyondEmbedded is c without the lines the embedded spec's coverage has: what the
 // additions of a grown spec bring.
-func beyondEmbedded(t *testing.T, c Coverage) Coverage {
+func beyondEmbedded(t *testing.T, c core.Coverage) core.Coverage {
 	t.Helper()
 	srv, err := New(Config{APIKeys: []string{testKey}})
 	require.NoError(t, err)
@@ -64,7 +66,7 @@ func beyondEmbedded(t *testing.T, c Coverage) Coverage {
 		}
 		return out
 	}
-	return Coverage{ByShape: drop(c.ByShape, base.ByShape), Unserved: drop(c.Unserved, base.Unserved), Ignored: drop(c.Ignored, base.Ignored)}
+	return core.Coverage{ByShape: drop(c.ByShape, base.ByShape), Unserved: drop(c.Unserved, base.Unserved), Ignored: drop(c.Ignored, base.Ignored)}
 }
 
 // With DELETE /pets/{petId} added, the reference starts, removes on request (204, then 404),
@@ -76,7 +78,7 @@ func TestGenericDelete(t *testing.T) {
 	assert.Contains(t, srv.Coverage().ByShape, "deletePet (DELETE /pets/{petId}): removes the animal")
 	grownServers(t, doc, func(t *testing.T, h http.Handler) {
 		w := do(t, h, req{method: http.MethodDelete, path: "/v1/pets/3"})
-		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeUnauthorized, errorBody(t, w).Code)
 		w = do(t, h, req{method: http.MethodDelete, path: "/v1/pets/3", auth: authed})
 		require.Equal(t, http.StatusNoContent, w.Code, "body: %s", w.Body)
 		assert.Empty(t, w.Body.String())
@@ -86,7 +88,7 @@ func TestGenericDelete(t *testing.T) {
 		w = do(t, h, req{method: http.MethodGet, path: "/v1/pets/3", auth: authed})
 		assert.Equal(t, http.StatusNotFound, w.Code)
 		w = do(t, h, req{method: http.MethodDelete, path: "/v1/pets/abc", auth: authed})
-		assert.Equal(t, map[bool]string{false: CodeInvalidRequest, true: CodeNotFound}[pathNotFound(factsOf(t, doc).ByID["deletePet"])], errorBody(t, w).Code)
+		assert.Equal(t, map[bool]string{false: core.CodeInvalidRequest, true: core.CodeNotFound}[core.PathNotFound(factsOf(t, doc).ByID["deletePet"])], errorBody(t, w).Code)
 		var ids []int64
 		for _, p := range pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets", auth: authed})) {
 			ids = append(ids, p.ID)
@@ -123,7 +125,7 @@ func TestGenericDeleteWithout404(t *testing.T) {
 		"answers 404 (an unknown animal) and 400 (a refused id or body), which the spec does not list")
 	grownServers(t, doc, func(t *testing.T, h http.Handler) {
 		assert.Equal(t, http.StatusNoContent, do(t, h, req{method: http.MethodDelete, path: "/v1/pets/1", auth: authed}).Code)
-		for path, want := range map[string]string{"/v1/pets/1": CodeNotFound, "/v1/pets/999": CodeNotFound, "/v1/pets/abc": CodeInvalidRequest} {
+		for path, want := range map[string]string{"/v1/pets/1": core.CodeNotFound, "/v1/pets/999": core.CodeNotFound, "/v1/pets/abc": core.CodeInvalidRequest} {
 			assert.Equal(t, want, errorBody(t, do(t, h, req{method: http.MethodDelete, path: path, auth: authed})).Code, path)
 		}
 	})
@@ -156,11 +158,11 @@ func TestUnservedOperationAnswers501(t *testing.T) {
 	assert.Contains(t, srv.Coverage().Unserved[0], "groomPet (POST /pets/{petId}/groom): no standard shape")
 	grownServers(t, doc, func(t *testing.T, h http.Handler) {
 		w := do(t, h, req{method: http.MethodPost, path: "/v1/pets/1/groom"})
-		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeUnauthorized, errorBody(t, w).Code)
 		w = do(t, h, req{method: http.MethodPost, path: "/v1/pets/1/groom", auth: authed})
 		require.Equal(t, http.StatusNotImplemented, w.Code)
 		e := errorBody(t, w)
-		assert.Equal(t, CodeNotImplemented, e.Code)
+		assert.Equal(t, core.CodeNotImplemented, e.Code)
 		assert.Contains(t, e.Message, "POST /v1/pets/{petId}/groom (groomPet) is in the spec but the reference server cannot serve it")
 	})
 }
@@ -186,20 +188,20 @@ func TestListFiltersByAPropertyOfItsItems(t *testing.T) {
 	doc := grown(t, grownspec.NameFilter, grownspec.Sort)
 	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
 	require.NoError(t, err)
-	assert.Equal(t, Coverage{Ignored: []string{"listPets: query parameter sort"}}, beyondEmbedded(t, srv.Coverage()))
+	assert.Equal(t, core.Coverage{Ignored: []string{"listPets: query parameter sort"}}, beyondEmbedded(t, srv.Coverage()))
 	grownServers(t, doc, func(t *testing.T, h http.Handler) {
 		got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=pet3", auth: authed}))
-		assert.Equal(t, []Pet{{ID: 3, Name: "pet3", CategoryID: 2, Status: "sold"}}, got)
+		assert.Equal(t, []core.Pet{{ID: 3, Name: "pet3", CategoryID: 2, Status: "sold"}}, got)
 		assert.Empty(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=pet3&status=available", auth: authed})))
 		assert.Empty(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=nobody", auth: authed})))
 		assert.Len(t, pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?sort=id", auth: authed})), 8)
 		w := do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=a&name=b", auth: authed})
-		assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeInvalidRequest, errorBody(t, w).Code)
 	})
 	// A name with characters the store escapes is matched as written.
-	h := newTestServer(t, Config{Spec: doc, Seed: []NewPet{{Name: `Rex "<&>" é`, CategoryID: 1, Status: "available"}, {Name: "Tom", CategoryID: 1, Status: "available"}}})
+	h := newTestServer(t, Config{Spec: doc, Seed: []core.NewPet{{Name: `Rex "<&>" é`, CategoryID: 1, Status: "available"}, {Name: "Tom", CategoryID: 1, Status: "available"}}})
 	got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?name=Rex+%22%3C%26%3E%22+%C3%A9", auth: authed}))
-	assert.Equal(t, []Pet{{ID: 1, Name: `Rex "<&>" é`, CategoryID: 1, Status: "available"}}, got)
+	assert.Equal(t, []core.Pet{{ID: 1, Name: `Rex "<&>" é`, CategoryID: 1, Status: "available"}}, got)
 }
 
 // PUT replaces the animal with the body; PATCH changes it by a JSON merge patch: a member
@@ -208,18 +210,18 @@ func TestGenericReplaceAndMergePatch(t *testing.T) {
 	doc := grown(t, grownspec.Change)
 	srv, err := New(Config{Spec: doc, APIKeys: []string{testKey}})
 	require.NoError(t, err)
-	assert.Equal(t, Coverage{
+	assert.Equal(t, core.Coverage{
 		ByShape: []string{"updatePet (PATCH /pets/{petId}): changes the animal (JSON merge patch)", "replacePet (PUT /pets/{petId}): replaces the animal"},
 		Ignored: []string{"replacePet: query parameter dryRun"},
 	}, beyondEmbedded(t, srv.Coverage()))
-	get := func(t *testing.T, h http.Handler, path string) Pet {
+	get := func(t *testing.T, h http.Handler, path string) core.Pet {
 		got := pets(t, do(t, h, req{method: http.MethodGet, path: "/v1/pets?" + limitMax, auth: authed}))
 		for _, p := range got {
-			if "/v1/pets/"+itoa(p.ID) == path {
+			if "/v1/pets/"+strconv.FormatInt(p.ID, 10) == path {
 				return p
 			}
 		}
-		return Pet{}
+		return core.Pet{}
 	}
 	grownServers(t, doc, func(t *testing.T, h http.Handler) {
 		put := req{method: http.MethodPut, path: "/v1/pets/2", auth: authed, contentType: "application/json",
@@ -227,15 +229,15 @@ func TestGenericReplaceAndMergePatch(t *testing.T) {
 		w := do(t, h, put)
 		require.Equal(t, http.StatusOK, w.Code, "body: %s", w.Body)
 		assert.JSONEq(t, `{"id":2,"name":"Bella","categoryId":9,"status":"sold"}`, w.Body.String())
-		assert.Equal(t, Pet{ID: 2, Name: "Bella", CategoryID: 9, Status: "sold"}, get(t, h, "/v1/pets/2"))
+		assert.Equal(t, core.Pet{ID: 2, Name: "Bella", CategoryID: 9, Status: "sold"}, get(t, h, "/v1/pets/2"))
 
 		// null removes the status, unless the spec requires one: then it is refused.
-		luna, lunaJSON := Pet{ID: 2, Name: "Luna", CategoryID: 9}, `{"id":2,"name":"Luna","categoryId":9}`
+		luna, lunaJSON := core.Pet{ID: 2, Name: "Luna", CategoryID: 9}, `{"id":2,"name":"Luna","categoryId":9}`
 		patch := req{method: http.MethodPatch, path: "/v1/pets/2", auth: authed, contentType: "application/merge-patch+json",
 			body: `{"name":"Luna","status":null}`}
-		if statusRequired(shipped) {
+		if core.StatusRequired(shipped) {
 			w = do(t, h, patch)
-			assert.Equal(t, CodeInvalidRequest, errorBody(t, w).Code)
+			assert.Equal(t, core.CodeInvalidRequest, errorBody(t, w).Code)
 			patch.body = `{"name":"Luna"}`
 			luna.Status, lunaJSON = "sold", `{"id":2,"name":"Luna","categoryId":9,"status":"sold"}`
 		}

@@ -1,26 +1,39 @@
 package reference
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/internal/testkit"
 	"github.com/petstore/petstore/spec"
 )
 
-const testKey = "test-key"
+// The helpers every test of the reference's packages shares (testkit), by their names here.
+const (
+	testKey = testkit.TestKey
+	authed  = testkit.Authed // the Authorization field with the test key
+)
 
-// fixedNow is a clock before getPet's sunset.
-func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+var (
+	fixedNow           = testkit.FixedNow
+	newRequest         = testkit.NewRequest
+	serve              = testkit.Serve
+	errorBody          = testkit.ErrorBody
+	pets               = testkit.Pets
+	seedOf             = testkit.SeedOf
+	someStatuses       = testkit.SomeStatuses
+	shipped            = testkit.Shipped
+	maxLimit, limitMax = testkit.MaxLimit, testkit.LimitMax
+	// aboveMax is one past the maximum.
+	aboveMax = strconv.FormatInt(shipped.Limit.Max+1, 10)
+)
 
 // newTestServer returns a server with the test key, the fixed clock and seed (cfg overrides).
 func newTestServer(t testing.TB, cfg Config) http.Handler {
@@ -41,89 +54,10 @@ type req struct {
 	method, path, auth, contentType, body string
 }
 
-// authed is the Authorization header with the test key.
-const authed = "Bearer " + testKey
-
 func do(t testing.TB, h http.Handler, rq req) *httptest.ResponseRecorder {
 	t.Helper()
-	var body io.Reader
-	if rq.body != "" {
-		body = strings.NewReader(rq.body)
-	}
-	r := httptest.NewRequest(rq.method, rq.path, body)
-	if rq.auth != "" {
-		r.Header.Set("Authorization", rq.auth)
-	}
-	if rq.contentType != "" {
-		r.Header.Set("Content-Type", rq.contentType)
-	}
-	return serve(h, r)
+	return testkit.Do(t, h, testkit.Req{Method: rq.method, Path: rq.path, Auth: rq.auth, ContentType: rq.contentType, Body: rq.body})
 }
-
-// newRequest is an authenticated JSON request.
-func newRequest(t testing.TB, method, path string, body io.Reader) *http.Request {
-	t.Helper()
-	r := httptest.NewRequest(method, path, body)
-	r.Header.Set("Authorization", authed)
-	r.Header.Set("Content-Type", "application/json")
-	return r
-}
-
-func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
-}
-
-// errorBody decodes an Error body and checks the record's shape and status field.
-func errorBody(t testing.TB, w *httptest.ResponseRecorder) Error {
-	t.Helper()
-	require.Equal(t, "application/json", w.Header().Get("Content-Type"), "body: %s", w.Body)
-	var fields map[string]any
-	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &fields), "body: %s", w.Body)
-	require.ElementsMatch(t, []string{"code", "message", "status"}, keys(fields), "body: %s", w.Body)
-	var e Error
-	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e))
-	require.Equal(t, w.Code, e.Status, "Error.status repeats the HTTP status")
-	require.NotEmpty(t, e.Message)
-	return e
-}
-
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-func pets(t testing.TB, w *httptest.ResponseRecorder) []Pet {
-	t.Helper()
-	require.Equal(t, http.StatusOK, w.Code, "body: %s", w.Body)
-	var out []Pet
-	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &out), "body: %s", w.Body)
-	return out
-}
-
-// shipped are the facts of the embedded spec. Tests read the limit and whether a status is
-// required from them rather than repeat them, so that an edit of the spec fails only the
-// tests about what it changed.
-var shipped = func() *spec.Facts {
-	f, err := spec.ReadFacts(spec.MustLoad())
-	if err != nil {
-		panic(err)
-	}
-	return f
-}()
-
-// maxLimit is the spec's maximum of listPets' limit, and limitMax the query parameter that
-// asks for it.
-var (
-	maxLimit = strconv.FormatInt(shipped.Limit.Max, 10)
-	limitMax = "limit=" + maxLimit
-	// aboveMax is one past the maximum.
-	aboveMax = strconv.FormatInt(shipped.Limit.Max+1, 10)
-)
 
 // unusedMethod is a method no operation of the spec has, for the tests of 405.
 var unusedMethod = func() string {
@@ -148,26 +82,6 @@ func allowHeader(path string) string {
 	}
 	slices.Sort(ms)
 	return strings.Join(ms, ", ")
-}
-
-// someStatuses are the statuses seeds and loads cycle through: three values and none (one of
-// them again when the spec requires a status).
-var someStatuses = func() []string {
-	s := []string{"available", "pending", "sold", ""}
-	if statusRequired(shipped) {
-		s[3] = s[0]
-	}
-	return s
-}()
-
-// seedOf returns n animals cycling through someStatuses.
-func seedOf(n int) []NewPet {
-	statuses := someStatuses
-	out := make([]NewPet, n)
-	for i := range out {
-		out[i] = NewPet{Name: "pet" + strconv.Itoa(i+1), CategoryID: int64(i % 7), Status: statuses[i%4]}
-	}
-	return out
 }
 
 // factsOf reads the facts of doc, as NewServer does.

@@ -12,16 +12,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // loadPet is the animal a writer creates; its name says which, so a reader can check any
 // animal it sees against what was sent without sharing state with the writers.
-func loadPet(worker, i int) NewPet {
-	return NewPet{Name: fmt.Sprintf("w%d-%d", worker, i), CategoryID: int64(worker*1000 + i), Status: someStatuses[i%4]}
+func loadPet(worker, i int) core.NewPet {
+	return core.NewPet{Name: fmt.Sprintf("w%d-%d", worker, i), CategoryID: int64(worker*1000 + i), Status: someStatuses[i%4]}
 }
 
 // checkLoadPet reports what is wrong with an animal a reader saw, or "".
-func checkLoadPet(p Pet) string {
+func checkLoadPet(p core.Pet) string {
 	var worker, i int
 	if _, err := fmt.Sscanf(p.Name, "w%d-%d", &worker, &i); err != nil {
 		return fmt.Sprintf("name %q was never sent", p.Name)
@@ -50,12 +52,12 @@ func TestLoadCreateAndList(t *testing.T) {
 				p := loadPet(w, i)
 				body, _ := json.Marshal(p)
 				rec := serve(h, newRequest(t, "POST", "/v1/pets", strings.NewReader(string(body))))
-				var got Pet
+				var got core.Pet
 				if !assert.Equal(t, http.StatusCreated, rec.Code, "body: %s", rec.Body) ||
 					!assert.NoError(t, json.Unmarshal(rec.Body.Bytes(), &got)) {
 					return
 				}
-				assert.Equal(t, Pet{ID: got.ID, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}, got)
+				assert.Equal(t, core.Pet{ID: got.ID, Name: p.Name, CategoryID: p.CategoryID, Status: p.Status}, got)
 				ids[w] = append(ids[w], got.ID)
 			}
 		}()
@@ -79,7 +81,7 @@ func TestLoadCreateAndList(t *testing.T) {
 				if !assert.Equal(t, http.StatusOK, rec.Code, "body: %s", rec.Body) {
 					return
 				}
-				var list []Pet
+				var list []core.Pet
 				if !assert.NoError(t, json.Unmarshal(rec.Body.Bytes(), &list)) {
 					return
 				}
@@ -105,10 +107,10 @@ func TestLoadCreateAndList(t *testing.T) {
 			require.False(t, seen[id], "id %d given twice", id)
 			seen[id] = true
 			rec := serve(h, newRequest(t, "GET", fmt.Sprintf("/v1/pets/%d", id), nil))
-			var p Pet
+			var p core.Pet
 			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &p), "body: %s", rec.Body)
 			want := loadPet(w, i)
-			assert.Equal(t, Pet{ID: id, Name: want.Name, CategoryID: want.CategoryID, Status: want.Status}, p)
+			assert.Equal(t, core.Pet{ID: id, Name: want.Name, CategoryID: want.CategoryID, Status: want.Status}, p)
 		}
 	}
 	assert.Len(t, seen, writers*each)
@@ -149,7 +151,7 @@ func TestLoadStoreCap(t *testing.T) {
 	assert.EqualValues(t, max-seed, created.Load())
 	assert.Len(t, refused, workers*each-(max-seed))
 	for _, rec := range refused {
-		assert.Equal(t, CodeStoreFull, errorBody(t, rec).Code)
+		assert.Equal(t, core.CodeStoreFull, errorBody(t, rec).Code)
 	}
 	for id, want := range map[int]int{max: http.StatusOK, max + 1: http.StatusNotFound} {
 		rec := serve(h, newRequest(t, "GET", fmt.Sprintf("/v1/pets/%d", id), nil))

@@ -7,12 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Answers whose order or shape the review found inconsistent, in both validation modes.
 func TestAnswerPrecedenceAndShape(t *testing.T) {
 	for _, cfg := range []Config{{}, {NoValidation: true}} {
-		cfg.Seed = []NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}}
+		cfg.Seed = []core.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}}
 		h := newTestServer(t, cfg)
 		name := "validated"
 		if cfg.NoValidation {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -68,11 +69,11 @@ func TestListStatusFilter(t *testing.T) {
 // 4.1 rule 3: a plain array, no wrapper; animals without status have no status field (when
 // the spec lets an animal have none).
 func TestListPlainArray(t *testing.T) {
-	rex, want := NewPet{Name: "Rex", CategoryID: 1}, `{"id":1,"name":"Rex","categoryId":1}`
-	if statusRequired(shipped) {
+	rex, want := core.NewPet{Name: "Rex", CategoryID: 1}, `{"id":1,"name":"Rex","categoryId":1}`
+	if core.StatusRequired(shipped) {
 		rex.Status, want = "available", `{"id":1,"name":"Rex","categoryId":1,"status":"available"}`
 	}
-	h := newTestServer(t, Config{Seed: []NewPet{rex, {Name: "Tom", CategoryID: 2, Status: "sold"}}})
+	h := newTestServer(t, Config{Seed: []core.NewPet{rex, {Name: "Tom", CategoryID: 2, Status: "sold"}}})
 	w := do(t, h, get("/v1/pets"))
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.JSONEq(t, `[`+want+`,{"id":2,"name":"Tom","categoryId":2,"status":"sold"}]`, w.Body.String())
@@ -81,7 +82,7 @@ func TestListPlainArray(t *testing.T) {
 func TestCreateThenGet(t *testing.T) {
 	h := newTestServer(t, Config{Seed: seedOf(4)})
 	bodies := []string{`{"name":"Rex","categoryId":7,"status":"pending"}`, `{"name":"Tom","categoryId":0}`}
-	if statusRequired(shipped) {
+	if core.StatusRequired(shipped) {
 		bodies = bodies[:1] // the one without a status is refused (TestResponses)
 	}
 	for _, body := range bodies {
@@ -144,7 +145,7 @@ func TestGetPetAfterSunset(t *testing.T) {
 		require.Equal(t, tc.want, w.Code, tc.now)
 		if tc.want == http.StatusNotFound {
 			e := errorBody(t, w)
-			assert.Equal(t, CodeNotFound, e.Code)
+			assert.Equal(t, core.CodeNotFound, e.Code)
 			assert.Contains(t, e.Message, "removed on "+op.Sunset.Format(time.DateOnly))
 			assert.Empty(t, w.Header().Get("Sunset"))
 		}

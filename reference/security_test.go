@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference/internal/core"
 )
 
 // Keys that look real, and wrong keys that differ from them in one character, never reach
@@ -77,11 +79,11 @@ func (l *panickyLog) Write(p []byte) (int, error) {
 func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 	logw := &panickyLog{trigger: "response violates the spec"}
 	h, err := newServer(Config{APIKeys: []string{testKey}, Log: logw, Now: fixedNow},
-		func(m map[string]http.Handler) { m["listPets"] = brokenHandlers["pet without name"] })
+		func(m map[string]core.Handler) { m["listPets"] = brokenHandlers["pet without name"] })
 	require.NoError(t, err)
 	w := do(t, h, get("/v1/pets"))
 	require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
-	assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 	logw.mu.Lock()
 	defer logw.mu.Unlock()
 	assert.Contains(t, logw.buf.String(), "panic: GET /v1/pets: log sink broken")
@@ -90,7 +92,7 @@ func TestPanicOutsideHandlersBecomesErrorBody(t *testing.T) {
 // A panic after the response has started cannot become an Error: the handler aborts, so that
 // net/http closes the connection instead of ending a truncated response cleanly.
 func TestPanicAfterWriteAborts(t *testing.T) {
-	h := guard(&errorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := core.Guard(&core.ErrorWriter{}, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		panic("late")
 	}))

@@ -16,12 +16,15 @@ import (
 	"github.com/gorilla/handlers"
 	"github.com/oasdiff/yaml"
 
+	"github.com/petstore/petstore/reference/double"
+	"github.com/petstore/petstore/reference/internal/core"
+	"github.com/petstore/petstore/reference/internal/fast"
 	"github.com/petstore/petstore/spec"
 )
 
-// The assembly: the pure reference (routes.go and below), its fast paths (fast_*.go) plugged
-// into it, and the test double (double*.go) around it when Config.Double asks for it. This
-// file is the only one that knows all three rooms.
+// The assembly: the pure reference (internal/core), its fast paths (internal/fast) plugged
+// into it, and the test double (double) around it when Config.Double asks for it. This
+// package is the only one that knows all three.
 
 // Defaults for the zero values of Config.
 const (
@@ -40,12 +43,27 @@ func NewServer(cfg Config) (http.Handler, error) {
 	return srv.handler, nil // not srv: no extra call on the way of every request
 }
 
+// Server is the reference server with the handles a client's tests use (double.Server):
+// the journal and the report (Config.Double.Journal), the clock and reset (Config.AdminKey).
+type Server struct {
+	*double.Server
+	handler  http.Handler
+	coverage Coverage
+}
+
+// ServeHTTP serves the interface.
+func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { srv.handler.ServeHTTP(w, r) }
+
+// Coverage says which operations of the spec are served by their shape, which are answered
+// 501, and which parameters are accepted but not acted on.
+func (srv *Server) Coverage() Coverage { return srv.coverage }
+
 // New is NewServer with the handles a client's tests use (journal, report, clock, reset).
 func New(cfg Config) (*Server, error) { return newServer(cfg, nil) }
 
 // newServer is New with a hook for tests that replace handlers (a deliberately broken one
 // shows that response validation catches it).
-func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error) {
+func newServer(cfg Config, patch func(map[string]core.Handler)) (*Server, error) {
 	doc, raw, err := specOf(cfg)
 	if err != nil {
 		return nil, err
@@ -53,16 +71,14 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	if err := cfg.complete(); err != nil {
 		return nil, err
 	}
-	keys, err := newKeySet(cfg.APIKeys)
+	keys, err := core.NewKeySet(cfg.APIKeys)
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{} // the store keeps the seed, for reset, as records: not cfg.Seed
-	if cfg.AdminKey != "" {
-		// Only then can the clock move; otherwise it costs nothing on the way of a request.
-		srv.clock = &clock{base: cfg.Now}
-		cfg.Now = srv.clock.now
-	}
+	set := double.Settings{Double: cfg.Double, AdminKey: cfg.AdminKey, Secrets: append([]string{cfg.AdminKey}, cfg.APIKeys...)}
+	// The store keeps the seed, for reset, as records: not cfg.Seed.
+	srv := &Server{Server: double.NewServer(cfg.Now, set)}
+	cfg.Now = srv.Clock()
 	logw := cfg.Log
 	if logw == nil {
 		logw = io.Discard
@@ -74,38 +90,38 @@ func newServer(cfg Config, patch func(map[string]http.Handler)) (*Server, error)
 	if err != nil {
 		return nil, fmt.Errorf("reference: %w", err)
 	}
-	cfg.Seed = ChooseVariations(cfg.Double.Vary).seed(cfg.Seed, facts)
+	cfg.Seed = double.ChooseVariations(cfg.Double.Vary).Seeded(cfg.Seed, facts)
 	s, a, err := newFastReference(facts, cfg, keys, logger, patch)
 	if err != nil {
 		return nil, err
 	}
-	srv.s, srv.facts = s, facts
-	s.ew.noRoute = routeHint(facts, cfg.AdminKey != "")
-	ops := srv.addDouble(cfg, a, keys) // the api itself, for the pure reference
+	srv.coverage = s.Gen.Coverage
+	s.EW.NoRoute = routeHint(facts, cfg.AdminKey != "")
+	ops := srv.Wrap(set, facts, s, a, keys) // the api itself, for the pure reference
 
 	// Outside the spec, for the people who run the server. Matched exactly, before the API:
 	// http.ServeMux would answer unclean paths (/v1//pets) with a redirect, not an Error.
-	extras := map[string]extraRoute{
+	extras := map[string]core.ExtraRoute{
 		"/healthz": {http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+			core.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		}},
 		"/openapi.yaml": {http.MethodGet: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/yaml")
-			_, _ = w.Write(withOwnServer(raw, ownBase(r, facts.BasePath)))
+			_, _ = w.Write(core.WithOwnServer(raw, core.OwnBase(r, facts.BasePath)))
 		}},
 	}
 	if cfg.AdminKey != "" {
-		if err := srv.adminRoutes(extras, cfg.AdminKey, keys); err != nil {
+		if err := srv.AdminRoutes(extras, cfg.AdminKey, keys); err != nil {
 			return nil, err
 		}
 	}
-	srv.handler = srv.middleware(cfg, withExtras(extras, ops, s.ew), a.methods, logw, logger)
+	srv.handler = srv.middleware(cfg, s.EW, core.WithExtras(extras, ops, s.EW), a.Methods, logw)
 	return srv, nil
 }
 
 // complete refuses settings that mean nothing and fills in the defaults.
 func (cfg *Config) complete() error {
-	if err := checkDouble(&cfg.Double); err != nil {
+	if err := double.Check(&cfg.Double); err != nil {
 		return err
 	}
 	if cfg.MaxBodyBytes <= 0 {
@@ -125,13 +141,13 @@ func (cfg *Config) complete() error {
 
 // newFastReference is the pure reference with its fast paths: the store validates each
 // animal once when it is stored, createPet decodes the usual body in one pass, and the api
-// takes the precomputed checks' word where they are certain (fast_plan.go).
-func newFastReference(facts *spec.Facts, cfg Config, keys *keySet, logger *log.Logger, patch func(map[string]http.Handler)) (*server, *api, error) {
+// takes the precomputed checks' word where they are certain (reference/internal/fast).
+func newFastReference(facts *spec.Facts, cfg Config, keys *core.KeySet, logger *log.Logger, patch func(map[string]core.Handler)) (*core.Server, *core.API, error) {
 	var check func([]byte) error
 	if !cfg.NoValidation && !cfg.Lenient {
 		// Each animal's encoding is validated once, when stored; in lenient mode every
 		// response is validated instead, so that an off-spec animal is logged each time.
-		pet := petCheck(facts.Doc, petSchemas(facts))
+		pet := fast.PetCheck(facts.Doc, fast.PetSchemas(facts))
 		check = func(data []byte) error {
 			err := pet(data)
 			if err != nil {
@@ -140,77 +156,48 @@ func newFastReference(facts *spec.Facts, cfg Config, keys *keySet, logger *log.L
 			return err
 		}
 	}
-	s, err := newServerState(facts, cfg.Now, cfg.MaxPets, cfg.Seed, check)
+	s, err := core.NewServerState(facts, cfg.Now, cfg.MaxPets, cfg.Seed, check)
 	if err != nil {
 		return nil, nil, err
 	}
-	s.ew = &errorWriter{log: logger}
-	s.decode = decodeNewPetQuick
-	ops, err := s.operations(facts)
+	s.EW = &core.ErrorWriter{Log: logger}
+	s.Decode = fast.DecodeNewPetQuick
+	ops, err := s.Operations(facts)
 	if err != nil {
 		return nil, nil, err
 	}
 	if patch != nil {
 		patch(ops)
 	}
-	a, err := newAPI(facts, ops, keys, s.ew, logger, apiOptions{
-		now: cfg.Now, validate: !cfg.NoValidation, lenient: cfg.Lenient, maxBody: cfg.MaxBodyBytes})
+	a, err := core.NewAPI(facts, ops, keys, s.EW, logger, core.APIOptions{
+		Now: cfg.Now, Validate: !cfg.NoValidation, Lenient: cfg.Lenient, MaxBody: cfg.MaxBodyBytes})
 	if err != nil {
 		return nil, nil, err
 	}
-	plans, err := newPlans(facts, check != nil)
+	plans, err := fast.NewPlans(facts, check != nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	a.shortcuts = map[string]shortcut{}
+	a.Shortcuts = map[string]core.Shortcut{}
 	for id, p := range plans {
-		a.shortcuts[id] = p
+		a.Shortcuts[id] = p
 	}
 	return s, a, nil
 }
 
-// addDouble puts the test double's features that Config.Double turns on around a: chosen
-// answers, faults and the journal. It returns the handler of the API, a itself when no
-// fault is asked for: the pure reference calls the api directly.
-func (srv *Server) addDouble(cfg Config, a *api, keys *keySet) http.Handler {
-	d := cfg.Double
-	if d.Scenarios {
-		a.choose = (&scenarios{sleep: d.Sleep, ew: srv.s.ew}).apply
-	} else {
-		a.choose = preferIgnored(srv.s.ew.log)
-	}
-	if d.Journal > 0 {
-		secrets := append([]string{cfg.AdminKey}, cfg.APIKeys...)
-		srv.rec = newRecording(srv.facts, a.route, keys, d.Journal, secrets, cfg.Now, d.WallClock)
-	}
-	var h http.Handler = a
-	if d.Vary != 0 {
-		srv.vary = newVaried(ChooseVariations(d.Vary), srv.s.petPath, srv.facts.BasePath+srv.facts.ByID[spec.OpList].Path, d.Sleep, srv.s.ew, h)
-		h = srv.vary
-	}
-	if d.Scenarios {
-		h = slowBodies{next: h} // outside the varied answer: Prefer: fault=slow trickles it
-	}
-	if d.Latency > 0 || d.FailRate > 0 || d.RateLimit > 0 {
-		return &faults{d: d, ew: srv.s.ew, now: cfg.Now, next: h}
-	}
-	return h
-}
-
 // middleware wraps h in what every request goes through, from the inside out: CORS, the
 // guard, the journal (with Config.Double.Journal), the access log and the proxy headers.
-func (srv *Server) middleware(cfg Config, h http.Handler, methods []string, logw io.Writer, logger *log.Logger) http.Handler {
+func (srv *Server) middleware(cfg Config, ew *core.ErrorWriter, h http.Handler, methods []string, logw io.Writer) http.Handler {
 	if len(cfg.CORSOrigins) > 0 {
-		h = withCORS(cfg.CORSOrigins, methods, h) // guard.go
+		h = core.WithCORS(cfg.CORSOrigins, methods, h)
 	}
 	// Backstop for a panic outside the operation handlers (kin-openapi, a middleware): a
-	// 500 Error, logged; and body read errors are 400s (guard.go).
-	h = guard(srv.s.ew, logger)(h)
-	if srv.rec != nil {
-		h = srv.rec.middleware(h) // outside guard: it records the 500 of a panic too
-	}
-	// The Common Log Format has no request headers, so Authorization is never written.
-	h = accessLog(logw, h) // gorilla's LoggingHandler's line, for less (fast_accesslog.go)
+	// 500 Error, logged; and body read errors are 400s.
+	h = core.Guard(ew, ew.Log)(h)
+	h = srv.Record(h) // outside guard: it records the 500 of a panic too
+	// The Common Log Format has no request headers, so Authorization is never written; a key
+	// sent in the query is masked.
+	h = fast.AccessLog(logw, core.Masker(append([]string{cfg.AdminKey}, cfg.APIKeys...)...).Query, h) // gorilla's LoggingHandler's line, for less
 	if cfg.ProxyHeaders {
 		h = handlers.ProxyHeaders(h) // outside the log, so the log shows the forwarded client
 	}
@@ -248,18 +235,18 @@ func (sw *syncWriter) Write(p []byte) (int, error) {
 // routeHint words the 404 of a path no operation has, where a person would want a hint: a
 // documented path without the base path ("/pets" for "/v1/pets"), and the endpoints under
 // /_admin/ on a server started without an admin key.
-func routeHint(facts *spec.Facts, adminOn bool) func(r *http.Request) *Error {
-	return func(r *http.Request) *Error {
+func routeHint(facts *spec.Facts, adminOn bool) func(r *http.Request) *core.Error {
+	return func(r *http.Request) *core.Error {
 		p := r.URL.Path
 		switch {
 		case strings.HasPrefix(p, "/_admin/") && !adminOn:
-			return newError(http.StatusNotFound, CodeNotFound,
+			return core.NewError(http.StatusNotFound, core.CodeNotFound,
 				"no such resource: the endpoints under /_admin/ are on only with an admin key (petstore serve --admin-key, or PETSTORE_ADMIN_KEY)")
 		case facts.BasePath != "" && !strings.HasPrefix(p, facts.BasePath+"/") && documentedPath(facts, r, facts.BasePath+p):
-			return newError(http.StatusNotFound, CodeNotFound, "no such resource: the API is under %s; did you mean %s%s?",
+			return core.NewError(http.StatusNotFound, core.CodeNotFound, "no such resource: the API is under %s; did you mean %s%s?",
 				facts.BasePath, facts.BasePath, p)
 		}
-		return errNoRoute
+		return core.ErrNoRoute
 	}
 }
 
@@ -271,7 +258,3 @@ func documentedPath(facts *spec.Facts, r *http.Request, path string) bool {
 	_, _, err := facts.Validator.Route(moved)
 	return err == nil || errors.Is(err, routers.ErrMethodNotAllowed)
 }
-
-// Coverage says which operations of the spec are served by their shape, which are answered
-// 501, and which parameters are accepted but not acted on (generic.go).
-func (srv *Server) Coverage() Coverage { return srv.s.gen.coverage }

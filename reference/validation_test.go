@@ -13,13 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/petstore/petstore/reference/internal/core"
 	"github.com/petstore/petstore/spec"
 )
 
 // Every operation of the spec has a handler and every handler an operation.
 func TestHandlersMatchSpecOperations(t *testing.T) {
 	var handled []string
-	for id := range (&server{}).routes() {
+	for id := range (&core.Server{}).Routes() {
 		handled = append(handled, id)
 		assert.Contains(t, shipped.ByID, id, "a hand-written handler for an operation the spec lacks")
 	}
@@ -38,21 +39,21 @@ func TestNewServerRefusesHandlerWithoutOperation(t *testing.T) {
 }
 
 // broken handlers whose output breaks the spec, each caught by response validation.
-var brokenHandlers = map[string]http.HandlerFunc{
-	"pet without name": func(w http.ResponseWriter, r *http.Request) {
+var brokenHandlers = map[string]core.Handler{
+	"pet without name": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"id":1,"categoryId":1}]`))
 	},
-	"undocumented status": func(w http.ResponseWriter, r *http.Request) {
+	"undocumented status": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusTeapot)
 		_, _ = w.Write([]byte(`[]`))
 	},
-	"text body": func(w http.ResponseWriter, r *http.Request) {
+	"text body": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok"))
 	},
-	"unknown status value": func(w http.ResponseWriter, r *http.Request) {
+	"unknown status value": func(w *core.Recorder, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"id":1,"name":"Rex","categoryId":1,"status":"lost"}]`))
 	},
@@ -63,21 +64,22 @@ func TestResponseValidationCatchesHandlerBugs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var logBuf bytes.Buffer
 			h, err := newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow},
-				func(m map[string]http.Handler) { m["listPets"] = broken })
+				func(m map[string]core.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
 			w := do(t, h, get("/v1/pets"))
 			require.Equal(t, http.StatusInternalServerError, w.Code, "body: %s", w.Body)
-			assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+			assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 			assert.Contains(t, logBuf.String(), "response violates the spec: GET /v1/pets")
 
 			// Lenient: logged, and the broken response goes out as it was.
 			logBuf.Reset()
 			h, err = newServer(Config{APIKeys: []string{testKey}, Log: &logBuf, Now: fixedNow, Lenient: true},
-				func(m map[string]http.Handler) { m["listPets"] = broken })
+				func(m map[string]core.Handler) { m["listPets"] = broken })
 			require.NoError(t, err)
-			want := serve(broken, newRequest(t, "GET", "/v1/pets", nil))
+			want := &core.Recorder{Headers: http.Header{}}
+			broken(want, newRequest(t, "GET", "/v1/pets", nil))
 			w = do(t, h, get("/v1/pets"))
-			assert.Equal(t, want.Code, w.Code)
+			assert.Equal(t, want.Status, w.Code)
 			assert.Equal(t, want.Body.String(), w.Body.String())
 			assert.Contains(t, logBuf.String(), "response violates the spec")
 		})
@@ -89,16 +91,16 @@ func TestPanicBecomesErrorBody(t *testing.T) {
 	for _, cfg := range []Config{{}, {Lenient: true}, {NoValidation: true}} {
 		var logBuf bytes.Buffer
 		cfg.APIKeys, cfg.Log = []string{testKey}, &logBuf
-		h, err := newServer(cfg, func(m map[string]http.Handler) {
-			m["getPet"] = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, err := newServer(cfg, func(m map[string]core.Handler) {
+			m["getPet"] = func(w *core.Recorder, r *http.Request) {
 				w.Header().Set("Sunset", "soon") // must not leak into the replacement
 				panic("handler bug")
-			})
+			}
 		})
 		require.NoError(t, err)
 		w := do(t, h, get("/v1/pets/1"))
 		require.Equal(t, http.StatusInternalServerError, w.Code)
-		assert.Equal(t, CodeInternal, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeInternal, errorBody(t, w).Code)
 		// The handler's own header does not leak into the replacement; the operation's
 		// Sunset, which every answer of a deprecated operation carries, is there.
 		assert.Equal(t, "Thu, 05 Dec 2030 00:00:00 GMT", w.Header().Get("Sunset"))
@@ -192,9 +194,9 @@ func TestServedSpecNamesThisServer(t *testing.T) {
 
 	// A description without servers gets this server's; one whose servers are written
 	// inline is left as written.
-	assert.Equal(t, "openapi: 3.0.3\nservers:\n  - url: \"http://h/v1\"\n    description: This server.\n", string(withOwnServer([]byte("openapi: 3.0.3\n"), "http://h/v1")))
+	assert.Equal(t, "openapi: 3.0.3\nservers:\n  - url: \"http://h/v1\"\n    description: This server.\n", string(core.WithOwnServer([]byte("openapi: 3.0.3\n"), "http://h/v1")))
 	inline := []byte("openapi: 3.0.3\nservers: [{url: /v1}]\n")
-	assert.Equal(t, inline, withOwnServer(inline, "http://h/v1"))
+	assert.Equal(t, inline, core.WithOwnServer(inline, "http://h/v1"))
 }
 
 // HEAD works wherever GET does outside the API (RFC 9110 9.3.2): the GET's headers, no body.
@@ -236,14 +238,14 @@ func TestAdminReset(t *testing.T) {
 	for _, auth := range []string{"", "Bearer " + testKey, "Bearer wrong"} {
 		w := do(t, h, reset(auth))
 		assert.Equal(t, http.StatusUnauthorized, w.Code, auth)
-		assert.Equal(t, CodeUnauthorized, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeUnauthorized, errorBody(t, w).Code)
 	}
 	assert.Len(t, pets(t, do(t, h, get("/v1/pets"))), 4)
 	assert.Equal(t, http.StatusNoContent, do(t, h, reset("Bearer admin")).Code)
 	got := pets(t, do(t, h, get("/v1/pets")))
 	require.Len(t, got, 3)
 	for i, p := range got {
-		assert.Equal(t, Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
+		assert.Equal(t, core.Pet{ID: int64(i + 1), Name: seed[i].Name, CategoryID: seed[i].CategoryID, Status: seed[i].Status}, p)
 	}
 	w := do(t, h, create)
 	assert.True(t, strings.HasSuffix(w.Header().Get("Location"), "/pets/5"), "id 4 went with the reset and is not reused")
@@ -254,7 +256,7 @@ func TestNewServerConfigErrors(t *testing.T) {
 		"no keys":        {},
 		"empty key":      {APIKeys: []string{""}},
 		"key with space": {APIKeys: []string{"a b"}},
-		"bad seed":       {APIKeys: []string{"k"}, Seed: []NewPet{{Name: "Rex", CategoryID: 1, Status: "lost"}}},
+		"bad seed":       {APIKeys: []string{"k"}, Seed: []core.NewPet{{Name: "Rex", CategoryID: 1, Status: "lost"}}},
 		"seed over cap":  {APIKeys: []string{"k"}, Seed: seedOf(3), MaxPets: 2},
 	} {
 		_, err := NewServer(cfg)
@@ -275,11 +277,11 @@ func TestExtraEndpointsMethodsAndCleanPaths(t *testing.T) {
 		w := do(t, h, tc.req)
 		assert.Equal(t, http.StatusMethodNotAllowed, w.Code, tc.req.path)
 		assert.Equal(t, tc.allow, w.Header().Get("Allow"))
-		assert.Equal(t, CodeMethodNotAllowed, errorBody(t, w).Code)
+		assert.Equal(t, core.CodeMethodNotAllowed, errorBody(t, w).Code)
 	}
 	w := do(t, h, get("/v1//pets"))
 	assert.Equal(t, http.StatusNotFound, w.Code, "no redirect for an unclean path")
-	assert.Equal(t, CodeNotFound, errorBody(t, w).Code)
+	assert.Equal(t, core.CodeNotFound, errorBody(t, w).Code)
 }
 
 // Behind a reverse proxy the access log can show the forwarded client, and only when asked:

@@ -177,6 +177,7 @@ func TestCIExamples(t *testing.T) {
 			assert.Regexp(t, `^v\d+\.\d+\.\d+$|^[0-9a-f]{40}$`, s.vars["CONFORMANCE_REF"], "%s pins a release tag or a commit id", name)
 		}
 	}
+	warmBuildCache(t)
 	built := t.TempDir()
 	cmd := exec.Command(bash, "--noprofile", "--norc", "-eo", "pipefail", "-c", install)
 	cmd.Dir = built

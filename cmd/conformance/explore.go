@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -351,11 +352,24 @@ func replayFlags(fs *flag.FlagSet) []string {
 func givenFlags(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(f *flag.Flag) {
-		value := f.Value.String()
+		value := maskedFlag(f)
 		if f.Name == "admin-key" {
 			value = "***"
 		}
 		out = append(out, "--"+f.Name+"="+value)
 	})
 	return out
+}
+
+// maskedFlag is the value of f as a record of the command line writes it: a base URL with its
+// userinfo and query values masked ($PETSTORE_URL_USER, $PETSTORE_QUERY_1), since a gateway's
+// code or a password there is a secret as much as the key.
+func maskedFlag(f *flag.Flag) string {
+	value := f.Value.String()
+	if f.Name == "base-url" {
+		if u, err := url.Parse(value); err == nil && u.Host != "" {
+			value = exchange.NewRedactor("").URL(u)
+		}
+	}
+	return value
 }

@@ -81,12 +81,12 @@ func listMarkdown(w io.Writer, rules []conformance.Rule) error {
 type familyCost struct{ cases, requests, deepCases, deepRequests int }
 
 func cost(r conformance.Rule) familyCost {
-	if r.Family == nil {
+	if r.Cost == nil {
 		return familyCost{}
 	}
 	var c familyCost
-	c.cases, c.requests = r.Family.Cost(cases.DepthDefault)
-	c.deepCases, c.deepRequests = r.Family.Cost(cases.DepthDeep)
+	c.cases, c.requests = r.Cost(cases.DepthDefault)
+	c.deepCases, c.deepRequests = r.Cost(cases.DepthDeep)
 	return c
 }
 

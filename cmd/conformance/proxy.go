@@ -25,9 +25,10 @@ const startTimeout = 10 * time.Second
 
 // proxyCommand runs `conformance proxy`. It listens first, prints the address a client
 // should use as its base URL, serves until ctx is done, then prints the summary and writes
-// the HAR file. Violation lines go to stdout as they happen. Exit 0 when no violation was
-// seen, 1 when some were, 2 for bad flags, an unreadable spec, an unreachable upstream or a
-// HAR file that cannot be written.
+// the HAR file. Violation and client rule lines go to stdout as they happen. Exit 0 when no
+// violation and no MUST client rule broken was seen (SHOULD and ADVISORY client rules'
+// findings are reported, never failed), 1 when some were, 2 for bad flags, an unreadable
+// spec, an unreachable upstream or a HAR file that cannot be written.
 // proxyFlags are the proxy's flags.
 type proxyFlags struct {
 	upstream, listen, spec, record string
@@ -40,7 +41,7 @@ func (f *proxyFlags) flagSet() *flag.FlagSet {
 	fs.StringVar(&f.upstream, "upstream", "", "base `URL` of the server to forward to, e.g. https://staging.example/v1; default PETSTORE_BASE_URL")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:9090", "`address` to listen on (port 0 picks a free one)")
 	fs.StringVar(&f.spec, "spec", "", "OpenAPI description `FILE` to check against; default the embedded spec/openapi.yaml")
-	fs.BoolVar(&f.failOn, "fail-on-violation", false, "answer an exchange that breaks the description with 502 and an Error body")
+	fs.BoolVar(&f.failOn, "fail-on-violation", false, "answer an exchange that breaks the description or a MUST client rule with 502 and an Error body")
 	fs.StringVar(&f.record, "record", "", "write the traffic seen to this HAR `FILE` on exit")
 	return fs
 }
@@ -113,7 +114,7 @@ func serveProxy(ctx context.Context, e env, p *proxy.Proxy, ln net.Listener, u *
 }
 
 // proxySummary writes what the session saw and, with --record, its HAR file; exit 1 when an
-// exchange broke the description.
+// exchange broke the description or a MUST client rule (proxy.Summary.Fails).
 func proxySummary(e env, p *proxy.Proxy, rec *proxy.Recorder, harOut *os.File, record string) error {
 	sum := p.Summary()
 	if err := sum.WriteText(e.stdout); err != nil {
@@ -128,7 +129,7 @@ func proxySummary(e env, p *proxy.Proxy, rec *proxy.Recorder, harOut *os.File, r
 		}
 		fmt.Fprintf(e.stdout, "recorded %s to %s\n", words.Plural(rec.Len(), "exchange"), record)
 	}
-	if sum.Violations > 0 {
+	if sum.Fails() {
 		return cli.Failed("")
 	}
 	return nil
@@ -155,8 +156,8 @@ func reachable(ctx context.Context, u *url.URL) error {
 }
 
 // checkHARCommand runs `conformance check-har FILE.har [--spec FILE] [--host HOST]`. It
-// prints one line per violation and the summary. Exit 0 when the traffic conforms, 1 when
-// it has violations, 2 when the file cannot be read or holds nothing under the base path.
+// prints one line per violation and per client rule's finding, and the summary. Exit 0 when
+// the traffic conforms, 1 when it has violations or breaks a MUST client rule, 2 when the file cannot be read or holds nothing under the base path.
 func checkHARCommand(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("check-har", flag.ContinueOnError)
 	specFile := fs.String("spec", "", "OpenAPI description `FILE` to check against; default the embedded spec/openapi.yaml")
@@ -189,8 +190,8 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 	for _, fd := range sum.Findings {
 		fmt.Fprintln(e.stdout, fd.String())
 	}
-	if n := sum.Violations - len(sum.Findings); n > 0 {
-		fmt.Fprintf(e.stdout, "(%s not listed)\n", words.Plural(n, "further violation"))
+	if n := sum.Reported() - len(sum.Findings); n > 0 {
+		fmt.Fprintf(e.stdout, "(%s not listed)\n", words.Plural(n, "further finding"))
 	}
 	if err := sum.WriteText(e.stdout); err != nil {
 		return cli.Usagef("conformance check-har: %v", err)
@@ -199,7 +200,7 @@ func checkHARCommand(_ context.Context, e env, args []string) error {
 		base, _ := spec.BasePath(doc)
 		return cli.Usagef("conformance check-har: %s: no entry under the base path %s (%d ignored): nothing was checked", name, base, sum.Ignored)
 	}
-	if sum.Violations > 0 {
+	if sum.Fails() {
 		return cli.Failed("")
 	}
 	return nil

@@ -131,7 +131,28 @@ func TestProxyConformingSession(t *testing.T) {
 	code, out := stop()
 	assert.Equal(t, cli.ExitOK, code, out)
 	assert.NotContains(t, out, "violation:")
-	assert.Contains(t, out, "checked 6 exchanges under /v1: 0 violations, 0 ignored (not API calls)\n")
+	assert.Contains(t, out, "checked 6 exchanges under /v1: 0 violations, 0 ignored (not API calls)\n"+
+		"client rules broken: 2 ADVISORY (requests' findings by level; SHOULD and ADVISORY do not fail)\n", "the deprecated getPet, twice: reported, not failed")
+	assert.Equal(t, 2, strings.Count(out, "client rule: client/deprecated-operation (ADVISORY"), out)
+}
+
+// A MUST client rule broken (the key in the query) fails the session as a violation does,
+// and check-har of its recording; the key is in neither output.
+func TestProxyClientRuleFails(t *testing.T) {
+	har := filepath.Join(t.TempDir(), "session.har")
+	addr, stop := startProxy(t, nil, "--listen", "127.0.0.1:0", "--upstream", openReference(t, false), "--record", har)
+	send(t, "GET", addr+"/v1/pets?api_key="+key, key, "")
+	code, out := stop()
+	assert.Equal(t, cli.ExitFail, code, out)
+	want := "client rule: client/auth-bearer (MUST, section 5.1-5.2): GET /v1/pets?api_key=*** sent the key in the query string [GET /v1/pets?api_key=*** -> 200]\n"
+	assert.Contains(t, out, want)
+	assert.Contains(t, out, "checked 1 exchange under /v1: 0 violations, 0 ignored (not API calls)\nclient rules broken: 1 MUST")
+	assert.NotContains(t, out, key)
+
+	code, again, _ := runMain(t, nil, "check-har", har)
+	assert.Equal(t, cli.ExitFail, code, again)
+	assert.Contains(t, again, want)
+	assert.NotContains(t, again, key)
 }
 
 // Each way the proxy cannot start is one line, with one prefix, exit 2.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -181,7 +182,22 @@ func (f *runFlags) run(ctx context.Context, e env, fs *flag.FlagSet, catalogue f
 	if err := writeReports(e, *f, write, rep, false); err != nil {
 		return err
 	}
+	writeSecretVars(e.stderr, exchange.Secrets{BaseURL: target.BaseURL, Headers: opts.Headers})
 	return runVerdict(e, rep)
+}
+
+// writeSecretVars says, when the run was given secrets besides the key, which environment
+// variables the curl lines of its reports read them from: reports never show them.
+func writeSecretVars(w io.Writer, s exchange.Secrets) {
+	vars := s.Vars()
+	if len(vars) == 0 {
+		return
+	}
+	names := []string{"PETSTORE_API_KEY (the API key)"}
+	for _, v := range vars {
+		names = append(names, v.Var+" ("+v.What+")")
+	}
+	fmt.Fprintf(w, "conformance: reports show the secrets given as variables; to run a curl line, export %s\n", strings.Join(names, ", "))
 }
 
 // options are the run's options as the flags give them, with the waivers, the clock and the
@@ -237,7 +253,7 @@ func runVerdict(e env, rep *conformance.Report) error {
 func provenance(fs *flag.FlagSet, specFile, key string) conformance.Provenance {
 	var flags []string
 	fs.Visit(func(fl *flag.Flag) {
-		name, value := fl.Name, fl.Value.String()
+		name, value := fl.Name, maskedFlag(fl)
 		if h, ok := fl.Value.(*headerList); ok { // --header and its shorthand -H
 			name, value = "header", strings.Join(slices.Sorted(maps.Keys(h.h)), ",")+": ***"
 		}

@@ -66,6 +66,7 @@ func TestSpecCheckInCIClone(t *testing.T) {
 		t.Skip("builds the module in a clone")
 	}
 	t.Parallel() // mostly waits for the build in its own clone
+	warmBuildCache(t)
 	origin := specCheckOrigin(t)
 	clone := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, origin, "clone", "-q", "--no-tags", "--single-branch", "--branch", "feature", origin, clone)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/petstore/petstore/internal/words"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // doubleFlags are the flags that make the reference a test double for client developers
@@ -47,7 +48,7 @@ func (d *doubleFlags) flags(fs *flag.FlagSet) {
 // admin endpoints are on, which is when the journal can be read.
 func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	if d.now != "" {
-		start, err := reference.ParseTime(d.now)
+		start, err := double.ParseTime(d.now)
 		if err != nil {
 			return fmt.Errorf("--now: %v", err)
 		}
@@ -60,10 +61,10 @@ func (d *doubleFlags) config(cfg *reference.Config, adminKey bool) error {
 	if d.failRate < 0 || d.failRate > 1 || d.failRate != d.failRate {
 		return fmt.Errorf("--fail-rate must be from 0 to 1, got %v", d.failRate)
 	}
-	if d.journal < 0 || d.journal > reference.MaxJournal {
-		return fmt.Errorf("--journal must be from 0 to %d, got %d", reference.MaxJournal, d.journal)
+	if d.journal < 0 || d.journal > double.MaxJournal {
+		return fmt.Errorf("--journal must be from 0 to %d, got %d", double.MaxJournal, d.journal)
 	}
-	cfg.Double = reference.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate, Vary: d.vary}
+	cfg.Double = double.Double{Scenarios: d.scenarios, Latency: d.latency, FailRate: d.failRate, Vary: d.vary}
 	if d.rateLimit != "" {
 		n, err := strconv.Atoi(strings.TrimSuffix(d.rateLimit, "/s"))
 		if err != nil || n <= 0 {
@@ -130,7 +131,7 @@ func (d *doubleFlags) describe(cfg reference.Config) string {
 		on = append(on, "journal of "+words.Plural(cfg.Double.Journal, "request"))
 	}
 	if d.vary != 0 {
-		on = append(on, reference.ChooseVariations(d.vary).String())
+		on = append(on, double.ChooseVariations(d.vary).String())
 	}
 	if len(on) == 0 {
 		return ""

@@ -16,6 +16,7 @@ import (
 	"github.com/petstore/petstore/conformance"
 	"github.com/petstore/petstore/internal/cli"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 var seedFile = filepath.Join("..", "..", "testdata", "pets.json")
@@ -167,8 +168,8 @@ func TestDoubleFlagErrors(t *testing.T) {
 // The start-up line counts in the singular when a count is one.
 func TestDescribeCounts(t *testing.T) {
 	var d doubleFlags
-	assert.Equal(t, "petstore: test double: journal of 1 request", d.describe(reference.Config{Double: reference.Double{Journal: 1}}))
-	assert.Equal(t, "petstore: test double: journal of 500 requests", d.describe(reference.Config{Double: reference.Double{Journal: 500}}))
+	assert.Equal(t, "petstore: test double: journal of 1 request", d.describe(reference.Config{Double: double.Double{Journal: 1}}))
+	assert.Equal(t, "petstore: test double: journal of 500 requests", d.describe(reference.Config{Double: double.Double{Journal: 500}}))
 }
 
 // --vary SEED: the start line says the seed and the choices it picks, the same for the same
@@ -189,7 +190,7 @@ func TestServeVary(t *testing.T) {
 		code, _ := get(t, s.baseURL+"/pets/"+pets[0].ID.String(), "k")
 		assert.Equal(t, http.StatusOK, code)
 	}
-	assert.Equal(t, "petstore: test double: "+reference.ChooseVariations(4).String(), lines[0])
+	assert.Equal(t, "petstore: test double: "+double.ChooseVariations(4).String(), lines[0])
 	assert.Equal(t, lines[0], lines[1])
 	assert.Contains(t, lines[0], "vary seed 4: ids beyond-2^53")
 }
@@ -208,7 +209,7 @@ func TestServeClientReportFailsOnMustRule(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, cli.Code(err))
 	assert.Contains(t, err.Error(), "the client broke 1 MUST rule of the interface document: client/limit-in-bounds (see the client report)")
-	var rep reference.ClientReport
+	var rep double.ClientReport
 	raw, rerr := os.ReadFile(path)
 	require.NoError(t, rerr)
 	require.NoError(t, json.Unmarshal(raw, &rep))

@@ -17,7 +17,7 @@
 // what is left after --shutdown-timeout (exit 1 then, 0 otherwise).
 //
 // --spec serves another description than the embedded spec/openapi.yaml: the operations it
-// adds are served by their shape, or answered 501 (reference/generic.go); the start-up lines
+// adds are served by their shape, or answered 501 (reference/internal/core/generic.go); the start-up lines
 // say which spec (with its sha256), and what of it is not served or not acted on.
 package main
 

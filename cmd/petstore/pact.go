@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // pactFlags write the journal's interactions as a consumer contract at shutdown.
@@ -16,8 +17,8 @@ type pactFlags struct {
 
 func (p *pactFlags) flags(fs *flag.FlagSet) {
 	fs.StringVar(&p.file, "pact", "", "at shutdown, write the client's distinct requests as a Pact v4 consumer contract to this `file` (-: stdout)")
-	fs.StringVar(&p.consumer, "pact-consumer", reference.DefaultPactConsumer, "the consumer's `name` in the --pact file")
-	fs.StringVar(&p.provider, "pact-provider", reference.DefaultPactProvider, "the provider's `name` in the --pact file")
+	fs.StringVar(&p.consumer, "pact-consumer", double.DefaultPactConsumer, "the consumer's `name` in the --pact file")
+	fs.StringVar(&p.provider, "pact-provider", double.DefaultPactProvider, "the provider's `name` in the --pact file")
 }
 
 // check refuses a --pact that could not be written at shutdown, or that has no journal.

@@ -6,7 +6,9 @@
 // A Family is one value: its variants, verdicts, title and section. Family.Run sends its
 // cases through the Sender the runner gives it (the run's exchange.Session), judges every
 // answer by its case's verdict (the Error record, a listing and a created animal by
-// conformance/judge), and shrinks a failing random combination with Shrink.
+// conformance/judge), and shrinks a failing random combination with Shrink. Env and
+// Fixture are what every rule of the catalogue runs with, a family's and a hand-written
+// check's alike.
 package cases
 
 import (

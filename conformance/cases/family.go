@@ -108,27 +108,47 @@ func Fuzz(f *spec.Facts, n int) []Family {
 	return out
 }
 
-// Env is what a family's run needs besides where it sends: the run's context and clock,
-// the target, the animals found, and the budget.
+// Env is what a rule runs with besides where it sends (a family's cases and a hand-written
+// check alike): the run's context and clock, the target, the animals found, and the budget.
 type Env struct {
-	Ctx     context.Context
-	Now     time.Time
+	Ctx context.Context
+	// Now is the run's clock (--now), which decides whether removed operations are gone.
+	Now time.Time
+	// BaseURL is the target's base URL, without a trailing slash.
 	BaseURL string
 	Key     string
 	// Wait sleeps between attempts (ending with ctx).
-	Wait    func(context.Context, time.Duration) error
-	Fixture Fixture
-	Budget  Budget
+	Wait func(context.Context, time.Duration) error
+	// Fixture holds the animals present after preparation.
+	Fixture *Fixture
+	// Prepared says the fixture holds what the rule's needs asked for. When preparation
+	// failed it is false, and a rule judges only what its requests show without the
+	// fixture (at most the limit, the filter exact, Error bodies), skipping the rest.
+	Prepared bool
+	Budget   Budget
 }
 
-// Fixture is what the cases' valid requests are built from.
+// Fixture is what the runner found (and created) before the rules ran, and what valid
+// requests are built from: raw JSON objects as the target returned them (numbers as
+// json.Number), in listing order.
 type Fixture struct {
-	// Pets are the animals the store listed (raw JSON objects, numbers as json.Number).
+	// Pets is the listing with the maximum limit.
 	Pets []map[string]any
+	// ByStatus is the listing filtered by each status value.
+	ByStatus map[string][]map[string]any
+	// Empty is the first listing preparation made that held no animal, before the run
+	// created any; nil when each held some.
+	Empty *Listing
 	// Reference is the categoryId valid bodies send, as JSON: one a listed animal has.
 	Reference string
 	// NewPet is a valid createPet body, for an animal a case creates to act on.
 	NewPet func() map[string]any
+}
+
+// Listing is a listing as preparation sent and got it.
+type Listing struct {
+	Request string // "GET /pets?limit=100"
+	Body    []byte // as answered
 }
 
 // Budget bounds a run's cases; the runner shares one among its families.

@@ -83,7 +83,7 @@ func (r *run) judgeCase(k Case) {
 	case k.Verdict == Reject && (got < 400 || got >= 500):
 		r.expectf(k.Level, want, gotText, "want a 4xx with an Error body, got %s", gotText)
 	case k.Verdict == Accept && got != success:
-		r.expectf(k.Level, want, gotText, "want %s, got %s", report.StatusText(success), gotText)
+		r.expectf(k.Level, want, gotText, "want status %s, got %s", report.StatusText(success), gotText)
 	case got >= 400 && headCase(k):
 		// An answer to HEAD carries no content, so no Error record either (RFC 9110 9.3.2).
 	case got >= 400:
@@ -101,7 +101,7 @@ func (r *run) judgeCase(k Case) {
 	case got == success && headCase(k):
 		// HEAD answers as GET without content (RFC 9110 9.3.2): the status is the answer.
 	case got/100 == 2 && got != success:
-		r.expectf(report.Must, report.StatusText(success), gotText, "a success must be %s, got %s", report.StatusText(success), gotText)
+		r.expectf(report.Must, report.StatusText(success), gotText, "want status %s, got %s", report.StatusText(success), gotText)
 	case got/100 == 2:
 		r.judgeSuccess(k, body)
 	default:

@@ -37,7 +37,7 @@ func newCatalogue(doc *openapi3.T) (*catalogue, error) {
 	c := &catalogue{rules: map[string]rules.Rule{}, families: map[string]map[string]string{}, op: map[string]string{}}
 	for _, r := range rules.All(facts) {
 		c.op[r.ID] = r.Op
-		if r.Family == nil {
+		if r.Cost == nil {
 			c.rules[r.ID] = r
 		}
 	}

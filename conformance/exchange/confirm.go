@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,8 +24,10 @@ import (
 // that may have left its body unread on the connection, and moves to the request before it
 // each finding that does not come again. Requests that may change what they name, other
 // than a create, are not sent again: their first answer changed the store. It returns how
-// many findings it moved.
-func (r *Recorder) Confirm(ctx context.Context) int {
+// many findings it moved. A create is sent again only when reserve, the run's claim of room
+// under --max-creates, gives room for one more animal (nil: no cap); otherwise its finding
+// stays where it is.
+func (r *Recorder) Confirm(ctx context.Context, reserve func(n int) (release func())) int {
 	r.mu.Lock()
 	failing := map[int]bool{}
 	for _, f := range r.failures {
@@ -49,7 +52,7 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		st, ok := alone[n.req]
 		if !ok {
 			var err error
-			if st, err = s.aloneAgain(ctx, n.req, sentBody(n.req)); err != nil {
+			if st, err = s.aloneAgainWithin(ctx, reserve, n.req, sentBody(n.req)); err != nil {
 				st = -1
 			}
 			alone[n.req] = st
@@ -60,7 +63,7 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 		status, ok := alone[sp.a.sent]
 		if !ok {
 			var err error
-			if status, err = sp.a.s.aloneAgain(ctx, sp.a.sent, sp.a.reqBody); err != nil {
+			if status, err = sp.a.s.aloneAgainWithin(ctx, reserve, sp.a.sent, sp.a.reqBody); err != nil {
 				continue
 			}
 			alone[sp.a.sent] = status
@@ -93,6 +96,22 @@ func (r *Recorder) Confirm(ctx context.Context) int {
 
 // aloneAgain sends req (whose body was body) again on a connection of its own, counted as
 // every request is: an animal a create makes is the run's, and removed with the others.
+// errNoRoom: a create not sent again, for want of room under --max-creates.
+var errNoRoom = errors.New("no room under --max-creates for the create sent again")
+
+// aloneAgainWithin is aloneAgain for a request that may create an animal only when reserve
+// gives room for it.
+func (s *Session) aloneAgainWithin(ctx context.Context, reserve func(int) func(), req *http.Request, body []byte) (int, error) {
+	if req.Method == http.MethodPost && reserve != nil {
+		release := reserve(1)
+		if release == nil {
+			return 0, errNoRoom
+		}
+		defer release()
+	}
+	return s.aloneAgain(ctx, req, body)
+}
+
 func (s *Session) aloneAgain(ctx context.Context, req *http.Request, body []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -130,18 +149,56 @@ func again(req *http.Request) bool {
 }
 
 // onOneConnection joins curl lines into one command that sends their requests on one
-// connection, in order (curl's --next keeps the connection); a line that pipes its body in
-// from printf stays a line of its own.
+// connection, in order (curl's --next keeps the connection). One request may read its body
+// from printf on the input (--data-binary @-): the printf goes in front of the whole command.
+// A second such line stays a line of its own, since curl has one input.
 func onOneConnection(lines []string) string {
-	out := lines[0]
-	for _, l := range lines[1:] {
-		if !strings.HasPrefix(out, "curl ") || !strings.HasPrefix(l, "curl ") {
-			out += "\n" + l
+	var (
+		done   []string // commands finished
+		pipe   string   // the printf the command being joined reads from
+		joined string   // the command being joined, without its printf
+	)
+	flush := func() {
+		if joined != "" {
+			done = append(done, pipe+joined)
+		}
+		pipe, joined = "", ""
+	}
+	for _, l := range lines {
+		p, cmd := splitPipe(l)
+		if !strings.HasPrefix(cmd, "curl ") {
+			flush()
+			done = append(done, l)
 			continue
 		}
-		out += " --next " + strings.TrimPrefix(l, "curl ")
+		if p != "" && pipe != "" {
+			flush() // curl has one input
+		}
+		if p != "" {
+			pipe = p
+		}
+		if joined == "" {
+			joined = cmd
+			continue
+		}
+		joined += " --next " + strings.TrimPrefix(cmd, "curl ")
 	}
-	return out
+	flush()
+	return strings.Join(done, "\n")
+}
+
+// splitPipe splits a curl line that reads its body from printf into the printf and curl
+// parts ("printf '...' | ", "curl ..."); printfFormat's format holds no single quote.
+func splitPipe(line string) (pipe, cmd string) {
+	if !strings.HasPrefix(line, "printf '") {
+		return "", line
+	}
+	end := strings.Index(line[len("printf '"):], "' | ")
+	if end < 0 {
+		return "", line
+	}
+	cut := len("printf '") + end + len("' | ")
+	return line[:cut], line[cut:]
 }
 
 // sentBody is the body req was sent with (none: nil).

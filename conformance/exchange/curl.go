@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -11,7 +12,8 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 )
 
-// curl writes a command that repeats req; the key comes from the environment.
+// curl writes a command that repeats req; the key and every other secret given come from
+// the environment ($PETSTORE_API_KEY, $PETSTORE_HEADER_1: Secrets.Vars).
 func (s *Session) curl(req *http.Request, body []byte) string {
 	var b strings.Builder
 	b.WriteString("curl -sS -i")
@@ -34,11 +36,11 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 				b.WriteString(" -H " + s.red.authCurl(v))
 				continue
 			}
-			b.WriteString(" -H " + shellQuote(k+": "+s.Redact(v)))
+			b.WriteString(" -H " + s.red.shellQuote(k+": "+s.red.value(v)))
 		}
 	}
 	if req.Host != "" && req.Host != req.URL.Host {
-		b.WriteString(" -H " + shellQuote("Host: "+s.Redact(req.Host)))
+		b.WriteString(" -H " + s.red.shellQuote("Host: "+s.red.value(req.Host)))
 	}
 	if len(req.TransferEncoding) > 0 {
 		// curl sends a body of its own choosing with its length; this asks for chunks.
@@ -53,12 +55,12 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 		pipe = "printf " + printfFormat(s.Redact(string(body))) + " | "
 		b.WriteString(" --data-binary @-")
 	case len(body) > 0:
-		b.WriteString(" --data-binary " + shellQuote(s.Redact(string(body))))
+		b.WriteString(" --data-binary " + s.red.shellQuote(s.Redact(string(body))))
 	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
 		// What Go sends for an empty body of these methods; curl sends none without it.
 		b.WriteString(" -H 'Content-Length: 0'")
 	}
-	b.WriteString(" " + shellQuote(s.red.url(req.URL)))
+	b.WriteString(" " + s.red.shellQuote(s.red.url(req.URL)))
 	return pipe + b.String()
 }
 
@@ -92,28 +94,45 @@ func printfFormat(body string) string {
 	return b.String()
 }
 
-// shellQuote quotes str for a POSIX shell. A string that holds the key placeholder is
-// double-quoted so that the shell expands it (as ${PETSTORE_API_KEY} where a letter, digit
-// or underscore follows, which would otherwise lengthen the variable's name); everything
-// else is single-quoted.
-func shellQuote(str string) string {
-	parts := strings.Split(str, report.KeyPlaceholder)
-	word := make([]string, 0, 2*len(parts)-1)
-	for i, p := range parts {
-		if i > 0 {
-			word = append(word, keyVar(p))
+// shellQuote quotes str for a POSIX shell, the key placeholder as the variable it names.
+func shellQuote(str string) string { return quoteVars(str, []string{report.KeyPlaceholder}) }
+
+// shellQuote quotes str for a POSIX shell, every placeholder of a secret as the variable it
+// names.
+func (r *redactor) shellQuote(str string) string { return quoteVars(str, r.vars) }
+
+// quoteVars quotes str for a POSIX shell. A string that holds one of the placeholders vars
+// ("$PETSTORE_API_KEY") is double-quoted so that the shell expands each (as ${NAME} where a
+// letter, digit or underscore follows, which would otherwise lengthen the variable's name);
+// everything else is single-quoted.
+func quoteVars(str string, vars []string) string {
+	vars = slices.Clone(vars)
+	slices.SortFunc(vars, func(a, b string) int { return len(b) - len(a) }) // $X_10 before $X_1
+	var word []string
+	last := 0
+	for i := 0; i < len(str); i++ {
+		if str[i] != '$' {
+			continue
 		}
-		word = append(word, p)
+		for _, v := range vars {
+			if strings.HasPrefix(str[i:], v) {
+				word = append(word, str[last:i], varExpansion(v, str[i+len(v):]))
+				i += len(v) - 1
+				last = i + 1
+				break
+			}
+		}
 	}
+	word = append(word, str[last:])
 	return shellWord(word...)
 }
 
-// keyVar is the expansion of the key variable before the text next.
-func keyVar(next string) string {
+// varExpansion is the expansion of the placeholder v ("$NAME") before the text next.
+func varExpansion(v, next string) string {
 	if next != "" && strings.IndexByte(nameBytes, next[0]) >= 0 {
-		return "${" + strings.TrimPrefix(report.KeyPlaceholder, "$") + "}"
+		return "${" + strings.TrimPrefix(v, "$") + "}"
 	}
-	return report.KeyPlaceholder
+	return v
 }
 
 // nameBytes are the bytes of a shell variable's name.

@@ -72,7 +72,7 @@ func New(cfg Config) (*Session, error) {
 		return nil, fmt.Errorf("conformance: base URL %q: want http(s)://host[:port]/path", cfg.BaseURL)
 	}
 	f := cfg.Facts
-	red := newRedactor(cfg.APIKey)
+	red := Secrets{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Headers: cfg.Headers}.redactor()
 	if err := checkVersionSegment(base, f.BasePath, red); err != nil {
 		return nil, err
 	}
@@ -146,14 +146,14 @@ func checkVersionSegment(base *url.URL, specBase string, red *redactor) error {
 	fixed := *base
 	fixed.Path, fixed.RawPath = strings.TrimSuffix(p, "/")+specBase, ""
 	return fmt.Errorf("conformance: %w %s: the base URL %s has path %q; did you mean %s?", ErrBaseURL, specBase,
-		red.url(base), cmp.Or(base.Path, "/"), red.url(&fixed))
+		red.baseURL(base), cmp.Or(base.Path, "/"), red.baseURL(&fixed))
 }
 
 // BaseURL is the target's base URL without its query string or a trailing slash.
 func (s *Session) BaseURL() string { return s.baseURL }
 
 // Target is the target's base URL as reports show it (the key redacted).
-func (s *Session) Target() string { return s.red.url(s.base) }
+func (s *Session) Target() string { return s.red.baseURL(s.base) }
 
 // Key is the API key.
 func (s *Session) Key() string { return s.key }
@@ -180,15 +180,21 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Redactor replaces the API key in texts and URLs, for what is written outside a session
-// (a run that could not be made).
+// Redactor replaces the API key and the other secrets given in texts and URLs, for what is
+// written outside a session (a run that could not be made, a command line).
 type Redactor struct{ r *redactor }
 
 // NewRedactor returns a redactor for key.
 func NewRedactor(key string) Redactor { return Redactor{newRedactor(key)} }
 
-// Text replaces every known form of the key in s.
+// Redactor returns a redactor of every secret of s.
+func (s Secrets) Redactor() Redactor { return Redactor{s.redactor()} }
+
+// Text replaces every known form of the key and of the other secrets in s.
 func (r Redactor) Text(s string) string { return r.r.text(s) }
 
-// URL writes u with its password and every form of the key replaced.
-func (r Redactor) URL(u *url.URL) string { return r.r.url(u) }
+// Value replaces every secret, whatever its length, in a header's or a parameter's value.
+func (r Redactor) Value(s string) string { return r.r.value(s) }
+
+// URL writes a base URL with its userinfo and query values masked and every secret replaced.
+func (r Redactor) URL(u *url.URL) string { return r.r.baseURL(u) }

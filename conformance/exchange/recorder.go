@@ -133,13 +133,6 @@ func (r *Recorder) addAnswered(a answeredExchange) {
 	r.answered = append(r.answered, a)
 }
 
-// Failed reports whether a failure was recorded.
-func (r *Recorder) Failed() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.failures) > 0
-}
-
 // Strongest is the strongest level of the failures recorded so far; ok is false when there
 // are none.
 func (r *Recorder) Strongest() (level report.Severity, ok bool) {

@@ -2,7 +2,7 @@ package exchange
 
 import (
 	"encoding/base64"
-	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,154 +10,145 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // Redaction. The key reaches a report in three ways: in the Authorization header the harness
 // sends (plain, base64 for Basic, altered for the near-key probes), in what a target echoes
 // (bodies, headers, error texts), and in a base URL with user:pass@. Authorization values are
-// replaced whole by a form that holds no key material; everything else has every known
-// encoding of the key replaced.
-
-// minRedactLen is the shortest key that is replaced inside bodies and texts: a shorter one
-// ("1") would garble every number in a report, and its secrecy is nil anyway. The forms of
-// the key the harness sends (report.Credentials) are replaced whatever the key's length.
-const minRedactLen = 6
+// replaced whole by a form that holds no key material; everything else is masked by
+// internal/secret, with the key and every other value the user gave (Secrets: the -H values,
+// the base URL's userinfo and query values, the admin key) as secrets, each shown as the
+// environment variable a curl line reads it from ($PETSTORE_API_KEY, $PETSTORE_HEADER_1).
+// A key of any length is masked where it is a value (a header's, a query parameter's, a
+// cookie, userinfo); in bodies and texts one shorter than secret.MinTextLen is left, as the
+// package doc of internal/secret says why.
 
 // redactedAuth stands for an Authorization value that holds key material the harness cannot
 // describe or rebuild (the key in a mixed case, or inside base64 of more than the key).
 const redactedAuth = "<redacted>"
 
-// redactor replaces the key in what reports keep.
-type redactor struct {
-	key      string
-	replacer *strings.Replacer // nil when the key is too short to replace in texts
-	auth     map[string]report.Credential
+// SecretVar is a value given to a run that no output shows: reports write Var's placeholder
+// ("$" + Var) instead, and curl lines read it from the environment variable Var.
+type SecretVar struct {
+	Var   string // PETSTORE_HEADER_1
+	What  string // what the value is: "the value of the header X-Gateway"
+	Value string
 }
 
-func newRedactor(key string) *redactor {
-	r := &redactor{key: key, auth: map[string]report.Credential{}}
-	if key == "" {
-		return r
+// Placeholder is what reports write for the value.
+func (v SecretVar) Placeholder() string { return "$" + v.Var }
+
+// Secrets are the values given to a run that no output may show.
+type Secrets struct {
+	BaseURL  string      // its userinfo and query values
+	APIKey   string      // $PETSTORE_API_KEY
+	AdminKey string      // $PETSTORE_ADMIN_KEY
+	Headers  http.Header // each value, $PETSTORE_HEADER_1... in the order of the names
+}
+
+// Vars are the secrets other than the API key, each with its variable: the ones a user
+// exports, beside PETSTORE_API_KEY, to run the curl lines of a report.
+func (s Secrets) Vars() []SecretVar {
+	var out []SecretVar
+	if s.AdminKey != "" {
+		out = append(out, SecretVar{"PETSTORE_ADMIN_KEY", "the admin key", s.AdminKey})
 	}
-	for _, c := range report.Credentials {
-		if _, ok := r.auth[c.Value(key)]; !ok { // a key without letters flips to itself
-			r.auth[c.Value(key)] = c
-		}
+	names := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
+		names = append(names, k)
 	}
-	if len(key) < minRedactLen {
-		return r
-	}
-	// Longest first, so that base64 of key+":" wins over the key's own base64 prefix.
-	forms := map[string]string{key: report.KeyPlaceholder, url.QueryEscape(key): report.KeyPlaceholder, url.PathEscape(key): report.KeyPlaceholder}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
-		forms[enc.EncodeToString([]byte(key))] = "<base64 of the API key>"
-		forms[enc.EncodeToString([]byte(key+":"))] = "<base64 of the API key:>"
-		// The key inside a longer base64 text ("user:KEY" for Basic): the characters that
-		// only the key's bytes decide, at each of the three alignments.
-		for off := 0; off < 3; off++ {
-			b := enc.EncodeToString(append(make([]byte, off), key...))
-			from, to := 0, (off+len(key))/3*4
-			if off > 0 {
-				from = 4
+	sort.Strings(names)
+	n := 0
+	for _, k := range names {
+		for _, v := range s.Headers[k] {
+			if strings.TrimSpace(v) == "" {
+				continue
 			}
-			if to-from >= minRedactLen {
-				if _, ok := forms[b[from:to]]; !ok {
-					forms[b[from:to]] = "<base64 of the API key>"
-				}
-			}
+			n++
+			out = append(out, SecretVar{fmt.Sprintf("PETSTORE_HEADER_%d", n), "the value of the header " + k, strings.TrimSpace(v)})
 		}
 	}
-	// The key as a JSON string holds it (a target that echoes it with encoding/json, which
-	// escapes <, > and & too).
-	for _, esc := range jsonForms(key) {
-		if _, ok := forms[esc]; !ok {
-			forms[esc] = report.KeyPlaceholder
-		}
-	}
-	olds := make([]string, 0, len(forms))
-	for o := range forms {
-		olds = append(olds, o)
-	}
-	sort.Slice(olds, func(i, j int) bool {
-		return len(olds[i]) > len(olds[j]) || len(olds[i]) == len(olds[j]) && olds[i] < olds[j]
-	})
-	pairs := make([]string, 0, 2*len(olds))
-	for _, o := range olds {
-		pairs = append(pairs, o, forms[o])
-	}
-	r.replacer = strings.NewReplacer(pairs...)
-	return r
-}
-
-// text replaces every known encoding of the key in s, and the key in any letter case.
-func (r *redactor) text(s string) string {
-	if r.replacer == nil {
-		return s
-	}
-	return foldReplace(r.replacer.Replace(s), r.key, report.KeyPlaceholder)
-}
-
-// jsonForms are the ways a JSON string can hold key, without its quotes: as encoding/json
-// writes it (<, > and & escaped), without HTML escaping, and with "/" written "\/".
-func jsonForms(key string) []string {
-	var out []string
-	for _, html := range []bool{true, false} {
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(html)
-		if enc.Encode(key) != nil {
-			continue
-		}
-		esc := strings.TrimSuffix(strings.TrimSpace(b.String()), `"`)[1:]
-		out = append(out, esc, strings.ReplaceAll(esc, "/", `\/`))
+	if u, err := url.Parse(s.BaseURL); err == nil {
+		out = append(out, urlVars(u)...)
 	}
 	return out
 }
 
-// foldReplace replaces every occurrence of old in s, in any ASCII letter case, with repl.
-// It allocates only when it replaces: it runs on every text a report keeps.
-func foldReplace(s, old, repl string) string {
-	if old == "" || old[0] >= 0x80 {
-		return s // the exact forms are the replacer's; case is folded for ASCII only
-	}
-	first := string([]byte{lowerASCII(old[0]), upperASCII(old[0])})
-	var b strings.Builder
-	last := 0
-	for i := 0; i+len(old) <= len(s); {
-		j := strings.IndexAny(s[i:], first)
-		if j < 0 || i+j+len(old) > len(s) {
-			break
+// urlVars are the secrets of a base URL: its userinfo and its query values.
+func urlVars(u *url.URL) []SecretVar {
+	var out []SecretVar
+	if u.User != nil {
+		if name := u.User.Username(); name != "" {
+			out = append(out, SecretVar{"PETSTORE_URL_USER", "the user of the base URL", name})
 		}
-		i += j
-		if !strings.EqualFold(s[i:i+len(old)], old) {
-			i++
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, SecretVar{"PETSTORE_URL_PASSWORD", "the password of the base URL", p})
+		}
+	}
+	n := 0
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		name, v, _ := strings.Cut(kv, "=")
+		if uv, err := url.QueryUnescape(v); err == nil {
+			v = uv
+		}
+		if v == "" {
 			continue
 		}
-		b.WriteString(s[last:i])
-		b.WriteString(repl)
-		i += len(old)
-		last = i
+		n++
+		out = append(out, SecretVar{fmt.Sprintf("PETSTORE_QUERY_%d", n), "the value of " + name + "= in the base URL's query", v})
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return out
 }
 
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
+// keySecret is the API key as internal/secret masks it, with the placeholders reports
+// have always written.
+func keySecret(key string) secret.Secret {
+	return secret.Secret{Value: key, Placeholder: report.KeyPlaceholder, Base64: "<base64 of the API key>", Base64Colon: "<base64 of the API key:>"}
 }
 
-func upperASCII(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - 'a' + 'A'
+func varSecrets(vars []SecretVar) []secret.Secret {
+	out := make([]secret.Secret, len(vars))
+	for i, v := range vars {
+		out[i] = secret.Secret{Value: v.Value, Placeholder: v.Placeholder(), Base64: "<base64 of " + v.Placeholder() + ">"}
 	}
-	return c
+	return out
 }
+
+// redactor replaces the key, and every other secret given, in what reports keep.
+type redactor struct {
+	key  string
+	m    *secret.Masker // the key first, then Secrets.Vars
+	keyM *secret.Masker // the key alone
+	vars []string       // the placeholders of the secrets, the key's first
+	auth map[string]report.Credential
+}
+
+func newRedactor(key string) *redactor { return Secrets{APIKey: key}.redactor() }
+
+func (s Secrets) redactor() *redactor {
+	vars := s.Vars()
+	r := &redactor{key: s.APIKey, auth: map[string]report.Credential{}, keyM: secret.New(keySecret(s.APIKey)),
+		m: secret.New(append([]secret.Secret{keySecret(s.APIKey)}, varSecrets(vars)...)...), vars: []string{report.KeyPlaceholder}}
+	for _, v := range vars {
+		r.vars = append(r.vars, v.Placeholder())
+	}
+	if s.APIKey == "" {
+		return r
+	}
+	for _, c := range report.Credentials {
+		if _, ok := r.auth[c.Value(s.APIKey)]; !ok { // a key without letters flips to itself
+			r.auth[c.Value(s.APIKey)] = c
+		}
+	}
+	return r
+}
+
+// text replaces every secret in free text s (internal/secret: a short one is left).
+func (r *redactor) text(s string) string { return r.m.Text(s) }
+
+// value replaces every secret in a header's value or a query parameter's, whatever its length.
+func (r *redactor) value(s string) string { return r.m.Value(s) }
 
 // authValue is how a report shows an Authorization value the harness sent.
 func (r *redactor) authValue(v string) string {
@@ -165,7 +156,7 @@ func (r *redactor) authValue(v string) string {
 		return c.Shown
 	}
 	if !r.secret(v) {
-		return v
+		return r.value(v)
 	}
 	parts, ok := r.keyParts(v)
 	if !ok {
@@ -184,7 +175,7 @@ func (r *redactor) authCurl(v string) string {
 		return `"Authorization: ` + c.Curl(r.key) + `"`
 	}
 	if !r.secret(v) {
-		return shellWord("Authorization: " + v)
+		return r.shellQuote("Authorization: " + r.value(v))
 	}
 	parts, ok := r.keyParts(v)
 	if !ok {
@@ -200,11 +191,9 @@ func (r *redactor) authCurl(v string) string {
 // secret reports whether v, an Authorization value that is none of report.Credentials, must
 // not be written as it is. Every value the harness derives from the key is one of those
 // credentials, so any other value is one it made up ("Bearer conformance-wrong-key") or one
-// the command line gave (-H): a key no shorter than minRedactLen that it holds must not be
-// shown. A shorter key ("KEY", which "conformance-wrong-key" holds by chance) is left in
-// every text of a report, and left here too: such a value goes out and into the curl line as
-// it was made up.
-func (r *redactor) secret(v string) bool { return len(r.key) >= minRedactLen && r.holdsKey(v) }
+// the command line gave (-H): a key it holds must not be shown, whatever the key's length
+// (a short one where it stands as a token, as internal/secret masks values).
+func (r *redactor) secret(v string) bool { return r.keyM.Holds(v) }
 
 // Forms of the key an Authorization value the harness did not build may hold, each with how
 // a report shows it and the shell expansion that rebuilds it from $PETSTORE_API_KEY.
@@ -270,20 +259,7 @@ func (r *redactor) keyParts(v string) ([]string, bool) {
 // holdsKey reports whether v might carry the key: it contains it (in any case), or its
 // credentials decode (base64) to something that does.
 func (r *redactor) holdsKey(v string) bool {
-	if r.key == "" {
-		return false
-	}
-	lower, key := strings.ToLower(v), strings.ToLower(r.key)
-	if strings.Contains(lower, key) {
-		return true
-	}
-	_, cred, _ := strings.Cut(v, " ")
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(strings.TrimSpace(cred)); err == nil && strings.Contains(strings.ToLower(string(b)), key) {
-			return true
-		}
-	}
-	return false
+	return r.key != "" && (strings.Contains(strings.ToLower(v), strings.ToLower(r.key)) || r.keyM.Holds(v))
 }
 
 // Caps on the headers an exchange keeps.
@@ -310,7 +286,7 @@ func (r *redactor) header(h http.Header) http.Header {
 			if http.CanonicalHeaderKey(k) == "Authorization" {
 				v = r.authValue(v)
 			} else {
-				v = r.text(v)
+				v = r.value(v)
 			}
 			if len(v) > maxKeptHeaderValue {
 				v = v[:maxKeptHeaderValue] + "... (cut)"
@@ -325,5 +301,11 @@ func (r *redactor) header(h http.Header) http.Header {
 	return out
 }
 
-// redactURL hides a password in u (user:pass@) and the key wherever it appears.
-func (r *redactor) url(u *url.URL) string { return r.text(u.Redacted()) }
+// url writes a request's URL with its userinfo and the values of its query that are secrets
+// masked, and every secret replaced elsewhere.
+func (r *redactor) url(u *url.URL) string { return r.m.URL(u) }
+
+// baseURL writes a base URL as url does, its own userinfo and query values masked as well
+// whether given or not, so that every redactor writes a base URL alike (a replay file's
+// target is compared with the base URL given to replay, written by a redactor without it).
+func (r *redactor) baseURL(u *url.URL) string { return r.m.With(varSecrets(urlVars(u))...).URL(u) }

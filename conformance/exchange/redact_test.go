@@ -2,6 +2,9 @@ package exchange
 
 import (
 	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // expand has a POSIX shell expand word, as a curl line's argument, with $PETSTORE_API_KEY set.
@@ -44,10 +48,12 @@ func TestAuthorizationCurlRunsAsPrinted(t *testing.T) {
 		{"Mixed-Key-42ab", "Bearer mixed-key-42ab", "Bearer <the API key in lower case>"},
 		{long, "Token " + b64(long), "Token <base64 of the API key>"},
 		{long, "Basic " + b64(long+":"), report.CredBasic.Shown},
-		{"KEY", "Bearer conformance-wrong-key", "Bearer conformance-wrong-key"},
-		{"KEY", "Bearer conformance-wrong!key", "Bearer conformance-wrong!key"},
+		// A short key is masked where it stands as a token, in any case, even in a value made up.
+		{"KEY", "Bearer conformance-wrong-key", "Bearer conformance-wrong-<the API key in lower case>"},
+		{"KEY", "Bearer conformance-wrong!key", "Bearer conformance-wrong!<the API key in lower case>"},
+		{"Qz7", "Bearer conformance-Qz7x", "Bearer conformance-Qz7x"},
 		{"KEY", "Bearer KEY", "Bearer $PETSTORE_API_KEY"},
-		{"key", "Bearer conformance-wrong-key", "Bearer conformance-wrong-key"},
+		{"key", "Bearer conformance-wrong-key", "Bearer conformance-wrong-$PETSTORE_API_KEY"},
 		{"123456", "Bearer 123456", "Bearer $PETSTORE_API_KEY"},
 		{"123456", "ApiKey 123456", "ApiKey $PETSTORE_API_KEY"},
 	} {
@@ -55,7 +61,7 @@ func TestAuthorizationCurlRunsAsPrinted(t *testing.T) {
 		word := r.authCurl(tt.value)
 		assert.Equal(t, "Authorization: "+tt.value, expand(t, tt.key, word), "key %q, value %q: %s", tt.key, tt.value, word)
 		assert.Equal(t, tt.shown, r.authValue(tt.value), "key %q, value %q", tt.key, tt.value)
-		if len(tt.key) >= minRedactLen {
+		if len(tt.key) >= secret.MinTextLen {
 			assert.NotContains(t, strings.ToLower(word+r.authValue(tt.value)), strings.ToLower(tt.key))
 		}
 	}
@@ -103,4 +109,46 @@ func TestRedactKeyForms(t *testing.T) {
 		assert.NotContains(t, got, `\u003c9\u003e`, echoed)
 	}
 	assert.Equal(t, "nothing to hide here", r.text("nothing to hide here"))
+}
+
+// A curl line of a run given secrets besides the key (a -H value, the base URL's userinfo
+// and query value) holds none of them, names each as its variable, and sends them again
+// once the variables are exported.
+func TestCurlReadsEverySecretFromTheEnvironment(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the curl line")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	base := "http://Uy8:Pf6w@" + u.Host + "/v1?code=Cv3q"
+	s, err := New(Config{BaseURL: base, APIKey: "Qz7", Facts: facts(t), Headers: http.Header{"X-Gateway": {"Gw4x"}}})
+	require.NoError(t, err)
+	rec := NewRecorder(s.Redact)
+	req, err := http.NewRequest(http.MethodGet, "http://Uy8:Pf6w@"+u.Host+"/v1/pets?limit=3", nil) // as the rules build it
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer Qz7")
+	_, _, err = s.DoRead(rec, false, req)
+	require.NoError(t, err)
+	_, exchanges := rec.Results()
+	require.Len(t, exchanges, 1)
+	line := exchanges[0].Curl
+	for _, v := range []string{"Qz7", "Gw4x", "Uy8", "Pf6w", "Cv3q"} {
+		assert.NotContains(t, line, v)
+	}
+	assert.Contains(t, line, `-H "X-Gateway: $PETSTORE_HEADER_1"`)
+	assert.Equal(t, "http://$PETSTORE_URL_USER:$PETSTORE_URL_PASSWORD@"+u.Host+"/v1/pets?code=$PETSTORE_QUERY_1&limit=3", exchanges[0].Request.URL)
+
+	cmd := exec.Command("sh", "-c", `curl() { for a; do printf '%s\n' "$a"; done; }; `+line)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "PETSTORE_API_KEY=Qz7", "PETSTORE_HEADER_1=Gw4x", "PETSTORE_URL_USER=Uy8",
+		"PETSTORE_URL_PASSWORD=Pf6w", "PETSTORE_QUERY_1=Cv3q"}
+	out, err := cmd.Output()
+	require.NoError(t, err, line)
+	args := strings.Split(strings.TrimSpace(string(out)), "\n")
+	assert.Contains(t, args, "Authorization: Bearer Qz7")
+	assert.Contains(t, args, "X-Gateway: Gw4x")
+	assert.Contains(t, args, "http://Uy8:Pf6w@"+u.Host+"/v1/pets?code=Cv3q&limit=3")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance/wire"
+	"github.com/petstore/petstore/internal/secret"
 )
 
 // Target is the service under test, as run, explore and replay are given it.
@@ -52,7 +53,8 @@ func (s *Session) ResetStore(ctx context.Context, adminKey string) error {
 	if err != nil {
 		return err
 	}
-	hide := func(e error) string { return strings.ReplaceAll(s.Redact(e.Error()), adminKey, "***") }
+	admin := s.red.m.With(secret.Secret{Value: adminKey, Placeholder: "$PETSTORE_ADMIN_KEY"})
+	hide := func(e error) string { return admin.Value(admin.Text(e.Error())) }
 	s.requests.Add(1)
 	resp, err := s.client.Do(req)
 	if err != nil {

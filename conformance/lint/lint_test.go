@@ -201,3 +201,23 @@ func TestDeparturesFoldIntoTheirFinding(t *testing.T) {
 	assert.Equal(t, "#/components/schemas/PetStatus/enum", got[1].Pointer)
 	assert.Equal(t, "2 (PetStatus)", got[1].Section)
 }
+
+// What the spec says of getPet's removal is the spec author's to fix, and lint says it
+// (the harness's run judges servers only): an undeprecated getPet is a departure from the
+// document at its node, a removal date or replacement missing or wrong is a house rule's
+// finding (deprecated-sunset, deprecated-replacement) and a stability value other than the
+// document's is stability-value (testdata/specs/lint).
+func TestLintJudgesTheRemovalOfGetPet(t *testing.T) {
+	got := LintData([]byte(strings.Replace(string(document.Spec), "      deprecated: true\n", "", 1)))
+	var departure *Finding
+	for i, f := range got {
+		if f.Pointer == "#/paths/~1pets~1{petId}/get/deprecated" {
+			departure = &got[i]
+		}
+	}
+	require.NotNil(t, departure, "%v", got)
+	assert.Equal(t, RuleDeparture, departure.Rule)
+	assert.Equal(t, Error, departure.Severity)
+	assert.Equal(t, "4.3; 9.3", departure.Section)
+	assert.Contains(t, departure.Message, "getPet is not deprecated")
+}

@@ -5,9 +5,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
@@ -15,6 +18,8 @@ import (
 	"github.com/petstore/petstore/conformance/coverage"
 	"github.com/petstore/petstore/conformance/judge"
 	"github.com/petstore/petstore/conformance/report"
+	"github.com/petstore/petstore/internal/clientrules"
+	"github.com/petstore/petstore/internal/level"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -27,13 +32,46 @@ const maxFindings = 1000
 type Finding struct {
 	spec.Violation
 	Exchange string `json:"exchange"` // "GET /v1/pets?limit=2 -> 200", the API key masked
+	// ClientRule is the client rule a request's violation breaks (internal/clientrules, the
+	// rules the reference's test double judges a client by, with ID, section and level); nil
+	// for a response's violation, one no client rule names, or another description's.
+	ClientRule *clientrules.Rule `json:"clientRule,omitempty"`
+	// Kind is "" for a violation of the description (or of what the document says of an
+	// answer), KindClientRule for a client rule the judge of a client's requests
+	// (clientrules.Judge) found broken: then ClientRule is that rule, Direction "request",
+	// Operation the request's ("" for none), Message the judge's, and Pointer and Location
+	// are empty.
+	Kind string `json:"kind,omitempty"`
 }
 
-// String is the violation line the proxy logs and check-har prints, for example
+// KindClientRule is the Kind of a client rule's finding.
+const KindClientRule = "client-rule"
+
+// String is the line the proxy logs and check-har prints, for example
 //
 //	violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]
+//	client rule: client/deprecated-operation (ADVISORY, section 4.3; 9.3): GET /v1/pets/1: getPet is deprecated and is removed on 2030-12-05; use listPets [GET /v1/pets/1 -> 200]
 func (f Finding) String() string {
-	return "violation: " + f.Violation.String() + " [" + f.Exchange + "]"
+	prefix := "violation: "
+	if f.Kind == KindClientRule {
+		prefix = "client rule: "
+	}
+	return prefix + f.what() + " [" + f.Exchange + "]"
+}
+
+// what is what broke, without the exchange.
+func (f Finding) what() string {
+	if f.Kind != KindClientRule {
+		return f.Violation.String()
+	}
+	return fmt.Sprintf("%s (%s, section %s): %s", f.ClientRule.ID, f.ClientRule.Level, f.ClientRule.Section, f.Message)
+}
+
+// Fails reports whether the finding fails the exchange (--fail-on-violation) and the
+// session (a non-zero exit): a violation of the description, or a MUST client rule broken.
+// A SHOULD or ADVISORY client rule's finding is reported and counted, never failed.
+func (f Finding) Fails() bool {
+	return f.Kind != KindClientRule || f.ClientRule.Level == level.Must
 }
 
 // Summary is what the traffic seen so far shows: how much was checked, what broke, and which
@@ -57,9 +95,28 @@ type Summary struct {
 	// operation matched).
 	Violations            int            `json:"violations"`
 	ViolationsByOperation map[string]int `json:"violationsByOperation"`
-	// Findings are the first violations, in the order seen (at most 1000).
+	// ClientFindings counts the client rules' findings (Kind KindClientRule) per level
+	// ("MUST", "SHOULD", "ADVISORY"); Violations does not count them.
+	ClientFindings map[string]int `json:"clientFindings,omitempty"`
+	// Findings are the first violations and client rules' findings, in the order seen (at
+	// most 1000).
 	Findings []Finding `json:"findings"`
 	Coverage Coverage  `json:"coverage"`
+}
+
+// Fails reports whether the traffic failed: a violation of the description, or a MUST
+// client rule broken (Finding.Fails).
+func (s Summary) Fails() bool {
+	return s.Violations > 0 || s.ClientFindings[level.Must.String()] > 0
+}
+
+// Reported counts every finding, listed in Findings or past its cap.
+func (s Summary) Reported() int {
+	n := s.Violations
+	for _, k := range s.ClientFindings {
+		n += k
+	}
+	return n
 }
 
 // exchange is one request and its response, with bodies as far as they were kept.
@@ -71,6 +128,13 @@ type exchange struct {
 	header       http.Header
 	respBody     []byte
 	respComplete bool
+	// When the request came (wall) and its place among the arrivals (arrived), when its
+	// answer came (answered) and how many requests had arrived by then (answeredAfter): the
+	// clock of the judge's Retry-After. untimed: not known (a HAR entry without
+	// startedDateTime), and the wait is not judged.
+	wall, answered         time.Time
+	arrived, answeredAfter uint64
+	untimed                bool
 }
 
 // checker validates exchanges and keeps the Summary. The proxy and CheckHAR share it, so that
@@ -81,6 +145,8 @@ type checker struct {
 	// when the description lacks them (not the pet store's), and then only its own
 	// validation applies.
 	facts   *spec.Facts
+	rules   []clientrules.Rule // the client rules, when facts are the pet store's
+	judge   *clientrules.Judge // of the client's requests, when facts are the pet store's
 	base    string
 	secrets *secrets
 
@@ -114,8 +180,15 @@ func newChecker(doc *openapi3.T, sec *secrets) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &checker{v: v, facts: facts, base: base, secrets: sec, cov: cov,
-		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}, nil
+	c := &checker{v: v, facts: facts, base: base, secrets: sec, cov: cov,
+		sum: Summary{BasePath: base, ViolationsByOperation: map[string]int{}}}
+	if facts != nil {
+		c.rules = clientrules.Rules(facts)
+		// The wall clock (Options.Wall nil) times the waits; the body is the description's
+		// to judge (its violations name client/json-body), so NewPet is nil.
+		c.judge = clientrules.New(facts, clientrules.Options{Mask: sec.scrub, Value: sec.keyValue, Query: sec.keyQuery})
+	}
+	return c, nil
 }
 
 // inScope reports whether req is an API call to check: under the base path, and not a CORS
@@ -140,22 +213,27 @@ func (c *checker) upstreamError() {
 	c.mu.Unlock()
 }
 
-// check validates ex and returns its findings.
+// check validates ex, judges its request by the client rules, and returns its findings.
 //
 // A request that breaks the description is not held against the exchange when the upstream
 // rejected it with a 4xx status the operation documents: that is the description's own
 // answer to a bad request (no API key and 401, limit=500 and 400), which client test suites
-// send on purpose. Accepted, or answered otherwise, it is a finding.
+// send on purpose. Accepted, or answered otherwise, it is a finding. The judge's finding of a
+// client rule that one of the request's violations names (clientrules.RuleOf) is left out:
+// the violation reports it, or, forgiven, forgives it.
 func (c *checker) check(ex exchange) []Finding {
 	name := exchangeName(ex.req, ex.status)
+	sent := ex.req
 	ex.req = decodedPath(ex.req)
-	var vs []spec.Violation
+	var vs, reqVs []spec.Violation
+	op := ""
 	route, _, routeErr := c.v.Route(ex.req)
 	switch {
 	case routeErr != nil:
 		vs = c.v.ValidateRequest(ex.req, ex.reqBody) // the one "no operation matches" violation
+		reqVs = vs
 	default:
-		var reqVs []spec.Violation
+		op = route.Operation.OperationID
 		if ex.reqComplete {
 			reqVs = c.v.ValidateRequest(ex.req, ex.reqBody)
 		}
@@ -185,8 +263,9 @@ func (c *checker) check(ex exchange) []Finding {
 	for _, v := range vs {
 		v.Message = c.secrets.scrub(v.Message)
 		v.Location = c.secrets.scrub(v.Location)
-		out = append(out, Finding{Violation: v, Exchange: c.secrets.scrub(name)})
+		out = append(out, Finding{Violation: v, Exchange: c.secrets.scrub(name), ClientRule: c.clientRule(v)})
 	}
+	out = append(out, c.judgeClient(sent, op, ex, reqVs, name)...)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -198,17 +277,76 @@ func (c *checker) check(ex exchange) []Finding {
 		recordCoverage(c.cov, route.Operation.OperationID, ex)
 	}
 	for _, f := range out {
-		op := f.Operation
-		if op == "" {
-			op = "-"
+		if f.Kind == KindClientRule {
+			if c.sum.ClientFindings == nil {
+				c.sum.ClientFindings = map[string]int{}
+			}
+			c.sum.ClientFindings[f.ClientRule.Level.String()]++
+		} else {
+			c.sum.Violations++
+			c.sum.ViolationsByOperation[cmp.Or(f.Operation, "-")]++
 		}
-		c.sum.Violations++
-		c.sum.ViolationsByOperation[op]++
 		if len(c.sum.Findings) < maxFindings {
 			c.sum.Findings = append(c.sum.Findings, f)
 		}
 	}
 	return out
+}
+
+// clientRule is the client rule v breaks, or nil.
+func (c *checker) clientRule(v spec.Violation) *clientrules.Rule {
+	if c.facts == nil {
+		return nil
+	}
+	if r, ok := clientrules.Find(c.rules, clientrules.RuleOf(v)); ok {
+		return &r
+	}
+	return nil
+}
+
+// judgeClient runs the judge of a client's requests on ex's request as the client sent it
+// (routed to op, "" for none), and returns its findings but those of a rule one of reqVs, the
+// request's violations of the description, names.
+func (c *checker) judgeClient(sent *http.Request, op string, ex exchange, reqVs []spec.Violation, name string) []Finding {
+	if c.judge == nil {
+		return nil
+	}
+	var out []Finding
+	for _, f := range c.judge.Judge(c.clientRequest(sent, op, ex)) {
+		if slices.ContainsFunc(reqVs, func(v spec.Violation) bool { return clientrules.RuleOf(v) == f.Rule }) {
+			continue
+		}
+		rule, ok := clientrules.Find(c.rules, f.Rule)
+		if !ok {
+			continue // cannot be: the judge judges by these rules
+		}
+		out = append(out, Finding{Violation: spec.Violation{Operation: op, Direction: spec.Request, Message: f.Message},
+			Exchange: c.secrets.scrub(name), ClientRule: &rule, Kind: KindClientRule})
+	}
+	return out
+}
+
+// clientRequest is ex's request as the judge sees it. The wait its answer asks for is noted
+// once the answer is sent (answerSent): the proxy may answer 502 in its place.
+func (c *checker) clientRequest(sent *http.Request, op string, ex exchange) clientrules.Request {
+	rq := clientrules.Request{R: c.secrets.judged(sent), Method: sent.Method,
+		Path: c.secrets.scrub(sent.URL.EscapedPath()), Query: c.secrets.query(maskQuery(sent.URL.RawQuery)), Operation: op,
+		Status: ex.status, AnswerHeader: ex.header, Body: ex.reqBody, Whole: ex.reqComplete,
+		At: ex.wall, Wall: ex.wall, Arrived: ex.arrived, Answered: ex.answered, AnsweredAfter: ex.answeredAfter, AnswerLater: true}
+	if ex.untimed {
+		// Arrived 0 is never after a wait, and an answer without Retry-After asks none.
+		rq.At, rq.Arrived, rq.AnswerHeader = c.judge.Wall(), 0, ex.header.Clone()
+		rq.AnswerHeader.Del("Retry-After")
+	}
+	return rq
+}
+
+// answerSent tells the judge that ex's answer, as checked, reached the client: the wait a 429
+// or 503 asks for holds from then on (client/retry-after).
+func (c *checker) answerSent(ex exchange) {
+	if c.judge != nil {
+		c.judge.AnswerSent(c.clientRequest(ex.req, "", ex))
+	}
 }
 
 // judged are the shared judge's findings on a complete response (conformance/judge): the
@@ -251,6 +389,7 @@ func (c *checker) summary() Summary {
 	for k, n := range c.sum.ViolationsByOperation {
 		s.ViolationsByOperation[k] = n
 	}
+	s.ClientFindings = maps.Clone(c.sum.ClientFindings)
 	s.Findings = append([]Finding(nil), c.sum.Findings...)
 	s.Coverage = c.cov.Snapshot()
 	return s

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/petstore/petstore/conformance/coverage"
+	"github.com/petstore/petstore/internal/level"
 	"github.com/petstore/petstore/internal/words"
 )
 
@@ -36,7 +37,8 @@ func recordCoverage(t *coverage.Tracker, id string, ex exchange) {
 	t.Record(id, ex.req, body, ex.status)
 }
 
-// WriteText writes the summary as text: counts, violations per operation, and coverage with
+// WriteText writes the summary as text: counts, the client rules' findings per level,
+// violations per operation, and coverage with
 // one line per operation (each documented status with its count, "-" when never seen) and
 // one for its parameters.
 func (s Summary) WriteText(w io.Writer) error {
@@ -50,6 +52,15 @@ func (s Summary) WriteText(w io.Writer) error {
 		ew.printf(", %s", words.Plural(s.UpstreamErrors, "upstream error"))
 	}
 	ew.printf("\n")
+	var client []string
+	for _, l := range []level.Level{level.Must, level.Should, level.Advisory} {
+		if n := s.ClientFindings[l.String()]; n > 0 {
+			client = append(client, fmt.Sprintf("%d %s", n, l))
+		}
+	}
+	if len(client) > 0 {
+		ew.printf("client rules broken: %s (requests' findings by level; SHOULD and ADVISORY do not fail)\n", strings.Join(client, ", "))
+	}
 	if len(s.ViolationsByOperation) > 0 {
 		ops := make([]string, 0, len(s.ViolationsByOperation))
 		for op, n := range s.ViolationsByOperation {

@@ -39,6 +39,7 @@ func ExampleNew() {
 	fmt.Println("client got", resp.Status)
 	// Output:
 	// violation: getPet response at body/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets/1 -> 200]
+	// client rule: client/deprecated-operation (ADVISORY, section 4.3; 9.3): GET /v1/pets/1: getPet is deprecated and is removed on 2030-12-05; use listPets [GET /v1/pets/1 -> 200]
 	// client got 200 OK
 }
 

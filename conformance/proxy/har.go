@@ -42,6 +42,7 @@ type (
 		Response        harResponse `json:"response"`
 		Cache           struct{}    `json:"cache"`
 		Timings         harTimings  `json:"timings"`
+		Comment         string      `json:"comment,omitempty"`
 	}
 	harRequest struct {
 		Method      string       `json:"method"`
@@ -108,7 +109,14 @@ func (r *Recorder) Len() int {
 	return len(r.entries)
 }
 
-func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exchange, proto string, respSize int64) {
+// replacedComment is the comment of an entry whose response the proxy did not pass on
+// (Config.FailOnViolation): the entry keeps the upstream's response, which the client did
+// not get, so that check-har finds the same violations; the wait it asks for is not held
+// against the client.
+const replacedComment = "not passed on: the proxy answered 502 contract_violation instead (--fail-on-violation)"
+
+// add records ex; replaced: the proxy answered 502 in its place.
+func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exchange, proto string, respSize int64, replaced bool) {
 	in := ex.req
 	scheme := "http"
 	if in.TLS != nil {
@@ -116,7 +124,7 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 	}
 	u := url.URL{Scheme: scheme, Host: in.Host, Path: in.URL.Path, RawPath: in.URL.RawPath, RawQuery: maskQuery(in.URL.RawQuery)}
 	req := harRequest{
-		Method: in.Method, URL: sec.scrub(u.String()), HTTPVersion: in.Proto,
+		Method: in.Method, URL: sec.url(u.String()), HTTPVersion: in.Proto,
 		Cookies: []harNV{}, Headers: harHeaders(sec, in.Header, in.Host), QueryString: []harNV{},
 		HeadersSize: -1, BodySize: int64(len(ex.reqBody)),
 	}
@@ -125,7 +133,7 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
-			req.QueryString = append(req.QueryString, harNV{Name: k, Value: sec.scrub(v)})
+			req.QueryString = append(req.QueryString, harNV{Name: k, Value: sec.value(v)})
 		}
 	}
 	sort.Slice(req.QueryString, func(i, j int) bool { return req.QueryString[i].Name < req.QueryString[j].Name })
@@ -152,6 +160,9 @@ func (r *Recorder) add(sec *secrets, start time.Time, took time.Duration, ex exc
 		},
 		Timings: harTimings{Send: 0, Wait: ms, Receive: 0},
 	}
+	if replaced {
+		e.Comment = replacedComment
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.entries) >= DefaultMaxEntries {
@@ -175,7 +186,7 @@ func harHeaders(sec *secrets, h http.Header, host string) []harNV {
 	sort.Strings(names)
 	for _, k := range names {
 		for _, v := range masked[k] {
-			out = append(out, harNV{Name: k, Value: sec.scrub(v)})
+			out = append(out, harNV{Name: k, Value: sec.value(v)})
 		}
 	}
 	return out
@@ -215,6 +226,14 @@ func OnlyHost(host string) HAROption { return func(o *harOptions) { o.host = str
 // response (status 0) are ignored and counted in Summary.Ignored; entries whose body was
 // not recorded whole are checked without their body and counted in Summary.Incomplete.
 // The error is for a file that is not a HAR document.
+//
+// Each request is judged by the client rules as the proxy judges it, in the order of the
+// entries' startedDateTime, which is also the clock of client/retry-after: an entry's answer
+// came its time (ms) after it started, and a request that started before the end of the wait
+// a 429 or 503 asked for, and after that answer came, is early (unless the proxy that
+// recorded the file answered 502 in that answer's place, as the entry's comment says). When an entry has no
+// startedDateTime the file has no clock: its entries are judged in their order, without
+// client/retry-after.
 func CheckHAR(r io.Reader, doc *openapi3.T, opts ...HAROption) (Summary, error) {
 	var o harOptions
 	for _, opt := range opts {
@@ -227,15 +246,24 @@ func CheckHAR(r io.Reader, doc *openapi3.T, opts ...HAROption) (Summary, error) 
 	if f.Log == nil || f.Log.Entries == nil {
 		return Summary{}, errors.New("not a HAR file: no log.entries")
 	}
-	sec := &secrets{}
+	sec := &secrets{recorded: true}
 	c, err := newChecker(doc, sec)
 	if err != nil {
 		return Summary{}, err
 	}
-	for i, e := range f.Log.Entries {
+	order, clock := harClock(f.Log.Entries)
+	for n, i := range order {
+		e := f.Log.Entries[i]
 		ex, ok, err := harExchange(e, sec)
 		if err != nil {
 			return Summary{}, fmt.Errorf("HAR entry %d: %w", i, err)
+		}
+		ex.untimed = clock == nil
+		if clock != nil {
+			ex.wall, ex.arrived = clock[n], uint64(n+1)
+			ex.answered = ex.wall.Add(time.Duration(e.Time * float64(time.Millisecond)))
+			// Started by then: the first entry that started later is the count.
+			ex.answeredAfter = uint64(sort.Search(len(clock), func(k int) bool { return clock[k].After(ex.answered) }))
 		}
 		if !ok || e.Response.Status == 0 || !c.inScope(ex.req) ||
 			(o.host != "" && !strings.EqualFold(ex.req.URL.Host, o.host) && !strings.EqualFold(ex.req.URL.Hostname(), o.host)) {
@@ -243,8 +271,34 @@ func CheckHAR(r io.Reader, doc *openapi3.T, opts ...HAROption) (Summary, error) 
 			continue
 		}
 		c.check(ex)
+		if e.Comment != replacedComment {
+			c.answerSent(ex)
+		}
 	}
 	return c.summary(), nil
+}
+
+// harClock returns the order in which to check entries, and when each of them started in
+// that order: by startedDateTime (ties in the file's order), or, when an entry has none (or
+// one that does not parse), the file's order and no clock.
+func harClock(entries []harEntry) (order []int, clock []time.Time) {
+	order = make([]int, len(entries))
+	starts := make([]time.Time, len(entries))
+	timed := true
+	for i, e := range entries {
+		order[i] = i
+		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
+		starts[i], timed = t, timed && err == nil
+	}
+	if !timed {
+		return order, nil
+	}
+	sort.SliceStable(order, func(a, b int) bool { return starts[order[a]].Before(starts[order[b]]) })
+	clock = make([]time.Time, len(order))
+	for n, i := range order {
+		clock[n] = starts[i]
+	}
+	return order, clock
 }
 
 // harExchange turns a HAR entry into an exchange; ok is false for a URL that is not an

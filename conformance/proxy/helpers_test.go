@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -23,9 +24,11 @@ import (
 // testKey is long and distinctive so that a leak into a log or a HAR file cannot hide.
 const testKey = "sk-test-0123456789abcdef"
 
-// call is one client request; auth "" sends no Authorization header.
+// call is one client request; auth "" sends no Authorization header; header are further
+// fields.
 type call struct {
 	method, path, auth, body string
+	header                   http.Header
 }
 
 const bearer = "Bearer " + testKey
@@ -117,6 +120,9 @@ func send(t *testing.T, base string, c call) response {
 	if c.auth != "" {
 		req.Header.Set("Authorization", c.auth)
 	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
+	}
 	if c.body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -144,6 +150,13 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// deprecatedGetPet is the line of the judge's finding on a call of getPet, which the
+// description deprecates (client/deprecated-operation, ADVISORY: reported, never failed).
+func deprecatedGetPet(path string, status int) string {
+	return fmt.Sprintf("client rule: client/deprecated-operation (ADVISORY, section 4.3; 9.3): GET %s: getPet is deprecated "+
+		"and is removed on 2030-12-05; use listPets [GET %s -> %d]", path, path, status)
 }
 
 func findingLines(fs []Finding) []string {

@@ -60,7 +60,7 @@ func TestProxyJudgesListingsAndErrorRecords(t *testing.T) {
 		for _, c := range listTraffic(f) {
 			send(t, px.URL, c)
 		}
-		assert.Empty(t, logs.String())
+		assert.Equal(t, []string{deprecatedGetPet("/v1/pets/999999", 404)}, lines(logs.String()), "getPet is deprecated, no more")
 		assert.Zero(t, p.Summary().Violations)
 	})
 
@@ -87,13 +87,14 @@ func TestProxyJudgesListingsAndErrorRecords(t *testing.T) {
 			send(t, px.URL, c)
 		}
 		got := lines(logs.String())
-		require.Len(t, got, 4, logs.String())
+		require.Len(t, got, 5, logs.String())
 		assert.Equal(t, fmt.Sprintf("violation: listPets response at body: the listing holds more animals than the limit allows (4.1 rule 1; 8): "+
 			"want at most %d animals, got %d animals (#/paths/~1pets/get) [GET /v1/pets -> 200]", def, def+5), got[0])
 		assert.Contains(t, got[1], "the listing holds more animals than the limit allows (4.1 rule 1; 8)", "the filter ignored, the default limit too")
 		assert.Contains(t, got[2], "the listing holds an animal of another status than the filter (4.1 rule 2): want status "+f.Statuses[0])
 		assert.Equal(t, "violation: getPet response at body/status: the Error record's status is 400 but the HTTP status is 404 (section 7) "+
 			"(#/components/schemas/Error/properties/status) [GET /v1/pets/999999 -> 404]", got[3])
+		assert.Equal(t, deprecatedGetPet("/v1/pets/999999", 404), got[4])
 		assert.Equal(t, 4, p.Summary().Violations)
 	})
 }

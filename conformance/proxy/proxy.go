@@ -3,6 +3,10 @@
 // and a checker for HAR files (conformance check-har). Both report each violation as one
 // line naming the operation, the direction, what broke and the node of the description it
 // broke, and both count which documented operation × status pairs the traffic exercised.
+// Both judge every request by the client rules with the module's one judge of a client's
+// requests (internal/clientrules, which the reference's test double uses too), and report
+// each rule broken as one line with its ID, level and section (Finding, KindClientRule); a
+// MUST rule broken fails as a violation does, a SHOULD or ADVISORY one is only reported.
 package proxy
 
 import (
@@ -19,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -43,8 +48,10 @@ type Config struct {
 	Upstream *url.URL
 	// Spec is the description to check against; nil means spec.Load().
 	Spec *openapi3.T
-	// FailOnViolation answers an exchange that breaks the description with 502 and an Error
-	// body (code contract_violation) instead of the upstream's response.
+	// FailOnViolation answers an exchange that breaks the description, or whose request
+	// breaks a MUST client rule (Finding.Fails), with 502 and an Error body (code
+	// contract_violation) instead of the upstream's response. A SHOULD or ADVISORY client
+	// rule's finding never does.
 	FailOnViolation bool
 	// Log receives one line per violation and per upstream error; nil discards them.
 	Log io.Writer
@@ -56,8 +63,9 @@ type Config struct {
 	// MaxBodyBytes caps each body kept for validation and recording; 0 means 1 MiB. A
 	// longer body is forwarded whole but not validated.
 	MaxBodyBytes int64
-	// Secrets are further strings (such as PETSTORE_API_KEY) never to log or record; keys
-	// seen in Authorization headers are masked anyway.
+	// Secrets are further strings (such as PETSTORE_API_KEY) never to log or record, and
+	// keys the judge of a client's requests looks for outside the Authorization header
+	// (client/auth-bearer); keys seen in Authorization headers are masked anyway.
 	Secrets []string
 	// Now is the clock for HAR timestamps; nil means time.Now.
 	Now func() time.Time
@@ -70,6 +78,8 @@ type Proxy struct {
 	check   *checker
 	secrets *secrets
 	logMu   sync.Mutex
+	// arrivals counts the requests arrived, in order: the judge's Retry-After counts by it.
+	arrivals atomic.Uint64
 }
 
 type stateKey struct{}
@@ -80,6 +90,8 @@ type state struct {
 	start       time.Time
 	body        []byte
 	reqComplete bool
+	wall        time.Time // the wall clock when the request came
+	arrived     uint64    // its place among the arrivals
 }
 
 // New builds a Proxy for cfg.
@@ -95,7 +107,7 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	sec := &secrets{}
 	for _, s := range cfg.Secrets {
-		sec.add(s)
+		sec.addKey(s)
 	}
 	c, err := newChecker(cfg.Spec, sec)
 	if err != nil {
@@ -158,11 +170,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p.secrets.learn(r.Header, r.URL.RawQuery)
 	if !p.check.inScope(r) {
+		p.arrivals.Add(1)
 		p.check.ignore()
 		p.rp.ServeHTTP(w, r)
 		return
 	}
-	st := &state{in: r, start: p.cfg.Now(), reqComplete: true}
+	st := &state{in: r, start: p.cfg.Now(), reqComplete: true, wall: time.Now(), arrived: p.arrivals.Add(1)}
 	if r.Body != nil && r.Body != http.NoBody {
 		buf, err := io.ReadAll(io.LimitReader(r.Body, p.cfg.MaxBodyBytes+1))
 		if err != nil {
@@ -203,23 +216,29 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ex := exchange{
 		req: st.in, reqBody: st.body, reqComplete: st.reqComplete,
 		status: resp.StatusCode, header: resp.Header, respBody: body, respComplete: complete && ok,
+		wall: st.wall, arrived: st.arrived, answered: time.Now(), answeredAfter: p.arrivals.Load(),
 	}
 	findings := p.check.check(ex)
 	p.logFindings(findings)
+	var failing []string
+	for _, f := range findings {
+		if f.Fails() {
+			failing = append(failing, f.what())
+		}
+	}
+	replaced := p.cfg.FailOnViolation && len(failing) > 0
 	if p.cfg.Record != nil {
 		size := int64(len(body))
 		if !ex.respComplete {
 			size = max(resp.ContentLength, int64(len(body))+1) // more than was kept
 		}
-		p.cfg.Record.add(p.secrets, st.start, p.cfg.Now().Sub(st.start), ex, resp.Proto, size)
+		p.cfg.Record.add(p.secrets, st.start, p.cfg.Now().Sub(st.start), ex, resp.Proto, size, replaced)
 	}
-	if p.cfg.FailOnViolation && len(findings) > 0 {
+	if !replaced {
+		p.check.answerSent(ex) // a 502 in its place asks no wait
+	} else {
 		resp.Body.Close()
-		lines := make([]string, len(findings))
-		for i, f := range findings {
-			lines[i] = f.Violation.String()
-		}
-		msg := fmt.Sprintf("the exchange breaks the description (%s): %s", words.Plural(len(findings), "violation"), strings.Join(lines, "; "))
+		msg := fmt.Sprintf("the exchange breaks the description or a MUST client rule (%s): %s", words.Plural(len(failing), "violation"), strings.Join(failing, "; "))
 		replaceWithError(resp, http.StatusBadGateway, "contract_violation", msg)
 	}
 	return nil

@@ -13,6 +13,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/spec"
 )
 
 // The README's curl session through the proxy in front of the reference server: no
@@ -29,11 +32,15 @@ func TestReferenceTrafficConforms(t *testing.T) {
 		got.header.Del("Date")
 		assert.Equal(t, want.header, got.header, "%s %s: headers unchanged", c.method, c.path)
 	}
-	assert.Empty(t, logs.String())
+	// The session calls the deprecated getPet: reported, ADVISORY, not failed.
+	wantClient := []string{deprecatedGetPet("/v1/pets/1", 200), deprecatedGetPet("/v1/pets/999", 404)}
+	assert.Equal(t, wantClient, lines(logs.String()))
 	sum := p.Summary()
 	assert.Equal(t, len(readmeTraffic), sum.Checked)
 	assert.Zero(t, sum.Violations)
-	assert.Empty(t, sum.Findings)
+	assert.Equal(t, wantClient, findingLines(sum.Findings))
+	assert.Equal(t, map[string]int{"ADVISORY": 2}, sum.ClientFindings)
+	assert.False(t, sum.Fails())
 }
 
 // Requests the document leaves open get the reference's answers, which the proxy judges as
@@ -51,7 +58,7 @@ func TestOpenAnswersAreNoViolations(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
-	assert.Empty(t, p.Summary().Findings)
+	assert.Equal(t, []string{deprecatedGetPet("/v1/pets/%31", 200)}, findingLines(p.Summary().Findings), "getPet is deprecated, no more")
 
 	// The same refusal without an Error record is a finding: open is not anything.
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -79,8 +86,13 @@ var wantFaulty = []string{
 	`violation: listPets response at body/1/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]`,
 	`violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets?limit=1&status=available -> 200]`,
 	`violation: createPet response at status: status 200 is not documented for createPet (documented: 201, 400, 401) (#/paths/~1pets/post/responses) [POST /v1/pets -> 200]`,
+	deprecatedGetPet("/v1/pets/1", 200),
+	deprecatedGetPet("/v1/pets/999", 404),
 	`violation: listPets response at header Content-Type: media type "text/plain; charset=utf-8" is not documented for status 401 (documented: application/json) (#/components/responses/Unauthorized/content) [GET /v1/pets -> 401]`,
+	// The anonymous read: its violation names client/auth-bearer, and the judge's finding of
+	// that rule is not reported again.
 	`violation: getPet request at header Authorization: security requirements failed: no bearer token in the Authorization header (#/security) [GET /v1/pets/2 -> 200]`,
+	deprecatedGetPet("/v1/pets/2", 200),
 }
 
 func TestFaultyServerViolations(t *testing.T) {
@@ -90,9 +102,27 @@ func TestFaultyServerViolations(t *testing.T) {
 	}
 	assert.Equal(t, wantFaulty, lines(logs.String()))
 	sum := p.Summary()
-	assert.Equal(t, len(wantFaulty), sum.Violations)
+	assert.Equal(t, len(wantFaulty)-3, sum.Violations)
+	assert.Equal(t, map[string]int{"ADVISORY": 3}, sum.ClientFindings)
 	assert.Equal(t, map[string]int{"listPets": 4, "createPet": 1, "getPet": 1}, sum.ViolationsByOperation)
 	assert.Equal(t, wantFaulty, findingLines(sum.Findings))
+	// The request's violation is named by the client rule it breaks, as the reference's test
+	// double names it (internal/clientrules); a response's by none.
+	for _, f := range sum.Findings {
+		if f.Kind == KindClientRule {
+			assert.Equal(t, "client/deprecated-operation", f.ClientRule.ID)
+			assert.Equal(t, "getPet", f.Operation)
+			assert.False(t, f.Fails(), "ADVISORY")
+			continue
+		}
+		if f.Direction == spec.Request {
+			require.NotNil(t, f.ClientRule, f.String())
+			assert.Equal(t, "client/auth-bearer", f.ClientRule.ID)
+			assert.Equal(t, "MUST", f.ClientRule.Level.String())
+		} else {
+			assert.Nil(t, f.ClientRule, f.String())
+		}
+	}
 }
 
 func TestFailOnViolation(t *testing.T) {
@@ -278,7 +308,11 @@ func TestConcurrentTraffic(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.Empty(t, logs.String())
+	got := lines(logs.String())
+	assert.Len(t, got, clients*2, "each client's two getPet calls")
+	for _, l := range got {
+		assert.Contains(t, []string{deprecatedGetPet("/v1/pets/1", 200), deprecatedGetPet("/v1/pets/999", 404)}, l)
+	}
 	assert.Equal(t, clients*len(readmeTraffic), p.Summary().Checked)
 	assert.Equal(t, clients*len(readmeTraffic), rec.Len())
 }
@@ -310,4 +344,33 @@ func TestGzipResponse(t *testing.T) {
 	assert.Equal(t, zipped.Bytes(), got)
 	assert.Equal(t, []string{`violation: listPets response at body/0/categoryId: property "categoryId" is missing (#/components/schemas/Pet/required) [GET /v1/pets -> 200]`},
 		lines(logs.String()))
+}
+
+// A short key (under secret.MinTextLen) learned from the traffic, and one given (as
+// PETSTORE_API_KEY is), are masked wherever they are a value: the Authorization header, a
+// query parameter of any name, in any letter case.
+func TestShortKeyNeverRecordedAsAValue(t *testing.T) {
+	const key, given = "Qz7", "Jd5"
+	rec := NewRecorder()
+	px, p, logs := newTestProxy(t, serveReference(t, reference.Config{APIKeys: []string{key}}, nil).URL+"/v1", Config{Record: rec, Secrets: []string{given}})
+	for _, c := range []call{
+		{method: "GET", path: "/v1/pets", auth: "Bearer " + key},
+		{method: "GET", path: "/v1/pets?code=" + key + "&limit=2", auth: "Bearer " + key},
+		{method: "GET", path: "/v1/pets?gateway=" + strings.ToLower(given), auth: "Bearer " + key},
+	} {
+		send(t, px.URL, c)
+	}
+	var har bytes.Buffer
+	_, err := rec.WriteTo(&har)
+	require.NoError(t, err)
+	report, err := json.Marshal(p.Summary())
+	require.NoError(t, err)
+	assert.Contains(t, har.String(), `code=***\u0026limit=2`, "the other query values stay")
+	for name, text := range map[string]string{"log": logs.String(), "HAR": har.String(), "report": string(report)} {
+		for _, v := range []string{key, given} {
+			for _, form := range []string{v, strings.ToLower(v), strings.ToUpper(v)} {
+				assert.NotContains(t, text, form, name)
+			}
+		}
+	}
 }

@@ -1,30 +1,28 @@
 package report
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/petstore/petstore/internal/level"
 )
 
-// Severity says how much a rule's failure weighs: the levels of READINGS.md. A rule has
-// one, and so does each failure it records (a generated case may weigh less than its rule).
-type Severity int
+// Severity says how much a rule's failure weighs: the levels of READINGS.md (MUST, SHOULD,
+// ADVISORY, OPEN), the module's one level type (internal/level), which the reference's client
+// rules carry too. A rule has one, and so does each failure it records (a generated case may
+// weigh less than its rule). Reports write it as its name.
+type Severity = level.Level
 
 // Severities, strongest first, in the sense of RFC 2119.
 const (
 	// Must rules restate the interface document: a failure makes the target non-conforming.
-	Must Severity = iota
+	Must = level.Must
 	// Should rules come from what the HTTP, JSON or bearer standards ask of every server
 	// and the document does not mention: a failure is a warning unless strict.
-	Should
+	Should = level.Should
 	// Advisory rules report a practice no normative text requires of this server (a MAY):
 	// a failure is only a warning, even when strict.
-	Advisory
+	Advisory = level.Advisory
 )
-
-var severityNames = [...]string{Must: "MUST", Should: "SHOULD", Advisory: "ADVISORY"}
-
-// Weaker is the weaker of s and t: a failure of a SHOULD rule weighs SHOULD at most.
-func (s Severity) Weaker(t Severity) Severity { return max(s, t) }
 
 // Strongest is the strongest level of fs and the index of the first failure at that level;
 // -1 when fs is empty.
@@ -36,32 +34,6 @@ func Strongest(fs []Failure) (Severity, int) {
 		}
 	}
 	return level, at
-}
-
-func (s Severity) String() string {
-	if s < 0 || int(s) >= len(severityNames) {
-		return fmt.Sprintf("Severity(%d)", int(s))
-	}
-	return severityNames[s]
-}
-
-// MarshalText writes the severity as MUST, SHOULD or ADVISORY.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText reads MUST, SHOULD or ADVISORY, and INFO, the name reports and waivers
-// written before the levels of READINGS.md gave ADVISORY.
-func (s *Severity) UnmarshalText(b []byte) error {
-	if string(b) == "INFO" {
-		*s = Advisory
-		return nil
-	}
-	for i, n := range severityNames {
-		if n == string(b) {
-			*s = Severity(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("report: unknown severity %q", b)
 }
 
 // Waiver accepts a known failure of one rule until a date. A waivers file is a YAML list:

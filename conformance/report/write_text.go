@@ -187,19 +187,42 @@ func writeCloses(w io.Writer, r *Report) {
 	}
 }
 
-// writeDominant writes the causes the dominant fault gathers, each line after indent.
+// writeDominant writes the causes the dominant fault gathers, each line after indent. Causes
+// of one message on one spec node that differ only in level are one entry, with a line per
+// level.
 func writeDominant(w io.Writer, indent string, d Dominance) {
-	if len(d.Causes) == 1 {
-		writeCause(w, indent, d.Causes[0])
-		return
+	type entry struct {
+		message string
+		causes  []Cause
 	}
-	fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, words.Plural(d.Failures, "failure"), words.Plural(d.Rules, "rule"), len(d.Causes))
-	for i, c := range d.Causes {
-		fmt.Fprintf(w, "%s- %s\n", indent, c.Message)
-		if i > 0 {
-			c.Example.Curl = "" // one line to reproduce the fault is enough
+	var entries []*entry
+	byNode := map[string]*entry{}
+	for _, c := range d.Causes {
+		k := c.Message + "\x00" + c.Pointer
+		if byNode[k] == nil {
+			byNode[k] = &entry{message: c.Message}
+			entries = append(entries, byNode[k])
 		}
-		writeCause(w, indent+"  ", c)
+		byNode[k].causes = append(byNode[k].causes, c)
+	}
+	sub := indent
+	if len(entries) > 1 {
+		fmt.Fprintf(w, "%s%s in %s, on %d spec nodes:\n", indent, words.Plural(d.Failures, "failure"), words.Plural(d.Rules, "rule"), len(entries))
+		sub = indent + "  "
+	}
+	for i, e := range entries {
+		if len(entries) > 1 {
+			fmt.Fprintf(w, "%s- %s\n", indent, e.message)
+		}
+		for j, c := range e.causes {
+			if i > 0 || j > 0 {
+				c.Example.Curl = "" // one line to reproduce the fault is enough
+			}
+			if j > 0 {
+				c.Pointer = "" // said once for the entry
+			}
+			writeCause(w, sub, c)
+		}
 	}
 }
 

@@ -75,6 +75,8 @@ var authCases = []authCase{
 		status: http.StatusUnauthorized,
 		expect: func(c *Check, resp *httpexpect.Response) {
 			if code(resp) != http.StatusUnauthorized {
+				// A precondition, not the rule's requirement: worded as one, it is not
+				// counted with the 401 rules' own failures as their cause.
 				c.Expectf(report.StatusText(http.StatusUnauthorized), report.StatusText(code(resp)), "want a 401 to look at")
 				return
 			}
@@ -99,7 +101,7 @@ var authCases = []authCase{
 	},
 }
 
-func expect401(c *Check, resp *httpexpect.Response) { expectError(c, resp, http.StatusUnauthorized) }
+func expect401(c *Check, resp *httpexpect.Response) { expectError(resp, http.StatusUnauthorized) }
 
 // authRules generates every auth case for every secured operation of the spec.
 func authRules(f *facts) []Rule {
@@ -119,7 +121,7 @@ func authRules(f *facts) []Rule {
 				Expects:  ac.status,
 				// A valid write that a broken target accepts would create an animal.
 				Creates: op.Method != http.MethodGet,
-				Check:   authCheck(op, ac),
+				Run:     authCheck(op, ac),
 			})
 		}
 	}
@@ -128,7 +130,7 @@ func authRules(f *facts) []Rule {
 
 func authCheck(op spec.Operation, ac authCase) func(*Check) {
 	return func(c *Check) {
-		key := c.key
+		key := c.Key
 		req := exampleRequest(c.Anon, op)
 		if v, ok := ac.header(key); ok {
 			req = req.WithHeader("Authorization", v)

@@ -24,27 +24,27 @@ func fuzzRules(f *facts, n int) []Rule { return familyRules(cases.Fuzz(f.Facts, 
 
 func familyRules(fams []cases.Family) []Rule {
 	rules := make([]Rule, len(fams))
-	for i, fam := range fams {
-		rules[i] = Rule{ID: fam.ID, Section: fam.Section, Uses: familyUses(fam.ID), Severity: Must, Title: fam.Title, Op: fam.Op,
-			Needs: Needs{Animals: fam.Animals, PerStatus: fam.PerStatus}, Unsafe: fam.Unsafe, Family: &fams[i]}
+	for i := range fams {
+		rules[i] = Family(&fams[i], familyUses(fams[i].ID))
 	}
 	return rules
 }
 
-// CaseFixture is what the generated cases build their valid requests from, out of the
-// animals fx holds: a categoryId one of them has (else the spec's example), and a valid body
-// for an animal a case creates to act on.
-func CaseFixture(sf *spec.Facts, fx *Fixture) cases.Fixture {
+// Furnished is fx with what valid requests are built from, out of the animals it holds: a
+// categoryId one of them has (else the spec's example), and a valid body for an animal a
+// rule creates to act on.
+func Furnished(sf *spec.Facts, fx *Fixture) *Fixture {
 	f := &facts{sf}
-	out := cases.Fixture{Reference: "1", NewPet: func() map[string]any { return f.petBody(fx, f.Statuses[0]) }}
+	out := &Fixture{}
+	if fx != nil {
+		*out = *fx
+	}
+	out.Reference, out.NewPet = "1", func() map[string]any { return f.petBody(fx, f.Statuses[0]) }
 	if ex, ok := f.validNewPet()[categoryField]; ok {
 		out.Reference = jsonText(ex)
 	}
 	if cat, ok := f.borrowedCategory(fx, nil); ok {
 		out.Reference = jsonText(cat)
-	}
-	if fx != nil {
-		out.Pets = fx.Pets
 	}
 	return out
 }

@@ -71,7 +71,7 @@ func createRules(f *facts) []Rule {
 	rules := []Rule{{
 		ID: spec.OpCreate + "/valid", Section: "4.2; 2", Uses: append(statusUses(f.lastStatus()), usesNewPet...), Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: fmt.Sprintf("a valid NewPet (status %s, a categoryId other than the example) gets 201 and a Pet with a new id and the name, categoryId and status sent", f.lastStatus()),
-		Check: func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) },
+		Run:   func(c *Check) { createAndCompare(c, f, f.createBody(c.Fixture)) },
 	}}
 	for _, name := range properties(f.NewPet) {
 		if required(f.NewPet, name) {
@@ -80,7 +80,7 @@ func createRules(f *facts) []Rule {
 		rules = append(rules, Rule{
 			ID: spec.OpCreate + "/" + name + "-optional", Section: "4.2; 2", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 			Title: fmt.Sprintf("a NewPet without the optional %s gets 201 and a Pet", name),
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				body := f.petBody(c.Fixture, f.Statuses[0])
 				delete(body, name)
 				createAndCompare(c, f, body)
@@ -91,19 +91,19 @@ func createRules(f *facts) []Rule {
 		rules = append(rules, Rule{
 			ID: spec.OpCreate + "/" + bb.slug, Section: "4.2; 7", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusBadRequest,
 			Title: bb.title + " gets 400 with an Error body",
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				req := c.Auth.POST(f.ByID[spec.OpCreate].Path).WithHeader("Content-Type", "application/json")
 				if bb.body != nil {
 					req = req.WithBytes(bb.body)
 				}
-				expectError(c, req.Expect(), http.StatusBadRequest)
+				expectError(req.Expect(), http.StatusBadRequest)
 			},
 		})
 	}
 	return append(rules, Rule{
 		ID: spec.OpCreate + "/ids-unique", Section: "4.2; 2", Uses: usesNewPet, Severity: Must, Op: spec.OpCreate, Creates: true, Expects: http.StatusCreated,
 		Title: "ids assigned by consecutive creates are unique and new",
-		Check: func(c *Check) {
+		Run: func(c *Check) {
 			seen := judge.IDSet(c.Fixture.Pets)
 			for i := 0; i < 2 && !c.Failed(); i++ {
 				pet := createAndCompare(c, f, f.petBody(c.Fixture, f.Statuses[0]))
@@ -123,7 +123,7 @@ func createRules(f *facts) []Rule {
 		ID: spec.OpCreate + "/same-fields-twice", Section: "4.2; 2 (Pet)", Severity: Must, Op: spec.OpCreate,
 		Creates: true, Expects: http.StatusCreated,
 		Title: "two creates with identical fields make two animals with two new ids",
-		Check: func(c *Check) {
+		Run: func(c *Check) {
 			seen := judge.IDSet(c.Fixture.Pets)
 			body := f.petBody(c.Fixture, f.Statuses[0])
 			for range 2 {
@@ -199,7 +199,7 @@ func isMadeUp(v, example any) bool {
 // none). A 404 is retried for a while: a store may show what it stored only after a while.
 func getPet(c *Check, f *facts, id string, retry404 bool) map[string]any {
 	var resp *httpexpect.Response
-	cases.Eventually(c.Ctx, c.wait, func() bool {
+	cases.Eventually(c.Ctx, c.Wait, func() bool {
 		resp = c.Auth.GET(f.petPath(id)).Expect()
 		return !retry404 || code(resp) != http.StatusNotFound
 	})

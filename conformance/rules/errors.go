@@ -60,29 +60,30 @@ func errorRules(f *facts) []Rule {
 			Title:    ec.title + " (application/json; code, message, status equal to the HTTP status)",
 			Op:       ec.op,
 			Creates:  ec.creates,
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				// The Error record itself (media type, fields, status) is judged for every
 				// answer by the session (judge.ErrorRecord); the rule provokes the status.
-				expectError(c, ec.provoke(c, f.ByID[ec.op].Path), ec.status)
+				expectError(ec.provoke(c, f.ByID[ec.op].Path), ec.status)
 			},
 		})
 	}
 	return append(rules, Rule{
 		ID: "errors/machine-readable-code", Section: "7; 2 (Error)", Severity: Should, Op: spec.OpGet,
 		Title: "an Error's code is a machine-readable token (no spaces), the same for the same cause, and its message is not empty",
-		Check: func(c *Check) {
+		Run: func(c *Check) {
 			// Two unknown ids are one cause: a code that varies with the request (one that
 			// embeds the id, say) is not something a client can switch on.
 			var codes []string
 			for _, id := range []string{unknownPetID, strconv.FormatInt(math.MaxInt64-1, 10)} {
 				resp := c.Auth.GET(f.ByID[spec.OpGet].Path, id).Expect()
 				if code(resp) != http.StatusNotFound {
+					// A precondition (see auth/*-www-authenticate).
 					c.Expectf(report.StatusText(http.StatusNotFound), report.StatusText(code(resp)), "want a 404 to look at")
 					return
 				}
 				obj := resp.JSON().Object()
-				codes = append(codes, obj.Value("code").String().Raw())
-				obj.Value("message").String().NotEmpty()
+				codes = append(codes, obj.Value("code").Alias("body/code").String().Raw())
+				obj.Value("message").Alias("body/message").String().NotEmpty()
 			}
 			for _, got := range codes {
 				if !codeToken.MatchString(got) {

@@ -22,7 +22,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/created-returned", Section: "4.3; 4.2", Severity: Must, Op: spec.OpGet,
 			Title:   "an animal just created is returned by GET /pets/{petId} as created (its documented fields)",
 			Creates: true, Expects: http.StatusOK,
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				pet := createAndCompare(c, f, f.createBody(c.Fixture))
 				if pet == nil || c.Failed() {
 					return
@@ -37,7 +37,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/listed-returned", Section: "4.3", Severity: Must, Op: spec.OpGet,
 			Title: "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
 			Needs: Needs{Animals: 1}, Expects: http.StatusOK,
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				c.needPets(1)
 				pet := c.Fixture.Pets[0]
 				id, _ := judge.IDOf(pet)
@@ -49,14 +49,14 @@ func getRules(f *facts) []Rule {
 		{
 			ID: spec.OpGet + "/unknown-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
 			Title: "an unknown petId gets 404 with an Error body", Expects: http.StatusNotFound,
-			Check: func(c *Check) {
-				expectError(c, c.Auth.GET(f.ByID[spec.OpGet].Path, unknownPetID).Expect(), http.StatusNotFound)
+			Run: func(c *Check) {
+				expectError(c.Auth.GET(f.ByID[spec.OpGet].Path, unknownPetID).Expect(), http.StatusNotFound)
 			},
 		},
 		{
 			ID: spec.OpGet + "/non-integer-id", Section: "4.3; 7", Severity: Must, Op: spec.OpGet,
 			Title: "a petId that is not an integer: never a 5xx; a 4xx carries an Error body", Open: true,
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				expectOpenAnswer(c, c.Auth.GET(cases.FillPath(f.ByID[spec.OpGet].Path, "abc")).Expect(), 0)
 			},
 		},
@@ -79,7 +79,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/deprecation-headers", Section: "4.3; 9.3; RFC 9745; RFC 8594", Uses: usesRemoval, Severity: Should, Op: spec.OpGet,
 			Title: "a Deprecation or Sunset header that is sent is well formed and agrees with the removal date",
 			Needs: Needs{Animals: 1},
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				if h := deprecated(c); h != nil {
 					checkDeprecation(c, op, h, false)
 				}
@@ -88,7 +88,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/deprecation-headers-sent", Section: "4.3; 9.3; RFC 9745; RFC 8594", Uses: usesRemoval, Severity: Advisory, Op: spec.OpGet,
 			Title: "responses announce the deprecation with Deprecation and Sunset headers (the document names none)",
 			Needs: Needs{Animals: 1},
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				if h := deprecated(c); h != nil {
 					checkDeprecation(c, op, h, true)
 				}
@@ -100,7 +100,7 @@ func getRules(f *facts) []Rule {
 			ID: spec.OpGet + "/gone-after-sunset", Section: "9.3", Uses: usesRemoval, Severity: Must, Op: spec.OpGet, Gone: true, Open: true,
 			Title: fmt.Sprintf("on and after its removal date (%s) the operation is gone: a 4xx other than 401 with an Error body (404, 405, 410...), or a redirect",
 				op.Sunset.Format(time.DateOnly)),
-			Check: func(c *Check) {
+			Run: func(c *Check) {
 				id := "1"
 				if len(c.Fixture.Pets) > 0 {
 					id, _ = judge.IDOf(c.Fixture.Pets[0])
@@ -120,7 +120,7 @@ func expectGone(c *Check, resp *httpexpect.Response) {
 	case got == 0:
 	case got/100 == 3:
 	case got/100 == 4 && got != http.StatusUnauthorized:
-		expectError(c, resp, got)
+		expectError(resp, got)
 	default:
 		c.Expectf("a 4xx other than 401 with an Error body, or a 3xx", report.StatusText(got), "the removed operation answered %s", report.StatusText(got))
 	}

@@ -2,13 +2,13 @@
 // checks, one file per part of the document, each rule citing its section. Rules read every
 // value they need (limit bounds, status values, operations, removal dates) from the
 // description's facts, and see only what a check needs: clients, the fixture, the clock and
-// those facts, never the runner or the session.
+// those facts, never the runner or the session. A rule runs one way, through Check: a
+// hand-written rule asserts with httpexpect, a family of generated cases (conformance/cases)
+// sends its cases. A rule judges the server; what judges only the spec is conformance lint's.
 package rules
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/petstore/petstore/conformance/cases"
@@ -76,12 +76,12 @@ type Rule struct {
 	// Gone marks a rule about Op after its removal date: it runs only on and after that
 	// date, and the operation's other rules run only before it.
 	Gone bool
-	// Check runs the requests and assertions through c; nil for a family of generated
-	// cases.
-	Check func(c *Check)
-	// Family is the generated cases the rule sends and judges (conformance/cases), instead
-	// of a Check.
-	Family *cases.Family
+	// Run sends the rule's requests and judges the answers through c: a hand-written
+	// check's assertions, or a family's generated cases (Family).
+	Run func(c *Check)
+	// Cost is what the rule sends at a depth, its cases and its requests; nil for a
+	// hand-written rule, which sends a few.
+	Cost func(d cases.Depth) (cases, requests int)
 }
 
 // Writes reports whether the rule may change the store: the runner judges the store
@@ -96,89 +96,48 @@ type Clients struct {
 	Auth *httpexpect.Expect
 }
 
-// Recorder is where a check's failures go; the runner provides one per rule, which also
-// records the exchanges.
-type Recorder interface {
-	Fail(f report.Failure)
-	Failed() bool
-}
-
-// Env is what the runner gives a check besides the clients: the run's context and clock,
-// the fixture, the key, and how to wait between attempts.
-type Env struct {
-	Clients
-	Ctx     context.Context
-	Now     time.Time
-	Fixture *Fixture
-	// Prepared says the fixture holds what the rule's Needs asked for.
-	Prepared bool
-	BaseURL  string
-	Key      string
-	// Recorder collects the rule's failures.
-	Recorder Recorder
-	// Wait sleeps between attempts (ending with ctx).
-	Wait func(context.Context, time.Duration) error
-}
-
-// Check is what a rule's check receives: clients whose assertions and responses are
-// recorded into the rule's result, the run's clock, and the animals prepared for it.
+// Check is what a rule's run receives: the run's environment (its clock, the animals
+// prepared for it, the budget), clients whose assertions and responses are recorded into
+// the rule's result, and the sender a family's cases go through.
 type Check struct {
+	cases.Env
 	Clients
-	// Ctx is the run's context.
-	Ctx context.Context
-	// Now is the run's clock (--now), which decides whether removed operations are gone.
-	Now time.Time
-	// Fixture holds the animals present after preparation.
-	Fixture *Fixture
-	// Prepared says the fixture holds what the rule's Needs asked for. When preparation
-	// failed it is false, and a check judges only what its requests show without the
-	// fixture (at most the limit, the filter exact, Error bodies), skipping the rest.
-	Prepared bool
-	// BaseURL is the target's base URL, without a trailing slash.
-	BaseURL string
 
-	rec  Recorder
-	key  string
-	wait func(context.Context, time.Duration) error
+	to  cases.Sender
+	out cases.Outcome
 }
 
-// NewCheck returns the check of one rule.
-func NewCheck(e Env) *Check {
-	return &Check{Clients: e.Clients, Ctx: e.Ctx, Now: e.Now, Fixture: e.Fixture, Prepared: e.Prepared, BaseURL: e.BaseURL,
-		rec: e.Recorder, key: e.Key, wait: e.Wait}
+// NewCheck returns the check of one rule, which sends and records through to.
+func NewCheck(env cases.Env, clients Clients, to cases.Sender) *Check {
+	return &Check{Env: env, Clients: clients, to: to}
 }
 
-// Fixture is what the runner found (and created) before the rules ran: raw JSON objects as
-// the target returned them (numbers as json.Number), in listing order.
-type Fixture struct {
-	// Pets is the listing with the maximum limit.
-	Pets []map[string]any
-	// ByStatus is the listing filtered by each status value.
-	ByStatus map[string][]map[string]any
-	// Empty is the first listing preparation made that held no animal, before the run
-	// created any; nil when each held some.
-	Empty *Listing
-}
+// Fixture is what the runner found (and created) before the rules ran (cases.Fixture).
+type Fixture = cases.Fixture
 
-// Listing is a listing as preparation sent and got it.
-type Listing struct {
-	Request string // "GET /pets?limit=100"
-	Body    []byte // as answered
-}
-
-// Failf records a failure of the rule with a message; the check goes on.
-func (c *Check) Failf(format string, args ...any) {
-	c.rec.Fail(report.Failure{Message: fmt.Sprintf(format, args...)})
+// Family is the rule of a family of generated cases: its run sends the cases and judges
+// them in conformance/cases.
+func Family(fam *cases.Family, uses []string) Rule {
+	return Rule{ID: fam.ID, Section: fam.Section, Uses: uses, Severity: Must, Title: fam.Title, Op: fam.Op,
+		Needs: Needs{Animals: fam.Animals, PerStatus: fam.PerStatus}, Unsafe: fam.Unsafe,
+		Run:  func(c *Check) { c.out = fam.Run(c.Env, c.to) },
+		Cost: fam.Cost}
 }
 
 // fail records the findings of the shared judge (conformance/judge).
 func (c *Check) fail(fs []report.Failure) {
 	for _, f := range fs {
-		c.rec.Fail(f)
+		c.to.Fail(f)
 	}
 }
 
-// Expectf records a failure stating what was expected and what came back.
+// Expectf records a failure stating what was expected and what came back, in the rule's
+// own words, for what httpexpect's assertions do not state: a comparison across two answers
+// or of an answer with what was sent; a value decoded as the harness decodes it (ids as
+// json.Number); a header's grammar; a status of one of two classes ("a 4xx with an Error
+// body, or a 2xx"); a precondition of the rule that is not its requirement ("want a 401 to
+// look at"); a listing preparation kept. A status, the shape of a body, a count or a field
+// of one answer a check asserts with httpexpect.
 func (c *Check) Expectf(expected, actual, format string, args ...any) {
 	c.ExpectAtf(Must, expected, actual, format, args...)
 }
@@ -186,7 +145,7 @@ func (c *Check) Expectf(expected, actual, format string, args ...any) {
 // ExpectAtf is Expectf for a failure that weighs level at most (the rule's Severity still
 // caps it): a generated case the readings put at SHOULD, say.
 func (c *Check) ExpectAtf(level Severity, expected, actual, format string, args ...any) {
-	c.rec.Fail(report.Failure{Level: level, Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
+	c.to.Fail(report.Failure{Level: level, Message: fmt.Sprintf(format, args...), Expected: expected, Actual: actual})
 }
 
 // Skipf ends the check and marks the rule skipped with the reason.
@@ -203,22 +162,22 @@ func (c *Check) needPets(n int) {
 }
 
 // Failed reports whether the rule has failed so far.
-func (c *Check) Failed() bool { return c.rec.Failed() }
+func (c *Check) Failed() bool { return c.to.FailureCount() > 0 }
 
 type skipSignal struct{ reason string }
 
-// Execute runs rule's check on c: skipped is the reason a check gave for skipping, panicked
-// what a check that panicked said.
-func Execute(rule Rule, c *Check) (skipped, panicked string) {
+// Execute runs rule on c and returns what it counted: the cases a family sent and those it
+// did not, the reason a rule gave for skipping, what a rule that panicked said.
+func Execute(rule Rule, c *Check) (out cases.Outcome) {
 	defer func() {
 		if v := recover(); v != nil {
 			if s, ok := v.(skipSignal); ok {
-				skipped = s.reason
+				out.Skip = s.reason
 				return
 			}
-			panicked = fmt.Sprint(v)
+			out.Panicked = fmt.Sprint(v)
 		}
 	}()
-	rule.Check(c)
-	return "", ""
+	rule.Run(c)
+	return c.out
 }

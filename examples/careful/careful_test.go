@@ -14,6 +14,7 @@ import (
 
 	"github.com/petstore/petstore/examples/careful"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/referencetest"
 	"github.com/petstore/petstore/spec"
 )
@@ -60,11 +61,11 @@ func TestCarefulPassesAgainstTheReferenceAndEveryVariedSeed(t *testing.T) {
 			for _, p := range pets {
 				assert.Equal(t, "pending", p.Status)
 			}
-			if reference.ChooseVariations(seed).FaultEvery > 0 {
+			if double.ChooseVariations(seed).FaultEvery > 0 {
 				assert.NotZero(t, srv.Reference.Varied().Faults.Load(), "the client met a 429 or 503 and waited it out")
 			}
 			for _, r := range srv.Report().Rules {
-				if r.ID == reference.RuleRetryAfter {
+				if r.ID == double.RuleRetryAfter {
 					assert.Zero(t, r.Violations, r.Examples)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/petstore/petstore/examples/naive"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/referencetest"
 	"github.com/petstore/petstore/spec"
 )
@@ -46,7 +47,7 @@ func TestNaivePassesAgainstThePlainReference(t *testing.T) {
 		_, err := c.Add("Tom", 2)
 		require.NoError(t, err)
 	}
-	assert.Zero(t, violations(srv, reference.RuleRetryAfter))
+	assert.Zero(t, violations(srv, double.RuleRetryAfter))
 }
 
 // Against petstore serve --vary, each habit of the naive client fails under a seed whose
@@ -55,7 +56,7 @@ func TestNaivePassesAgainstThePlainReference(t *testing.T) {
 func TestNaiveFailsAgainstVary(t *testing.T) {
 	t.Run("cause: ids beyond 2^53 read as float64", func(t *testing.T) {
 		const seed = 4
-		require.Equal(t, reference.IDsBeyond53, reference.ChooseVariations(seed).IDs)
+		require.Equal(t, double.IDsBeyond53, double.ChooseVariations(seed).IDs)
 		srv, c := start(t, seed)
 		rex, err := c.Add("Rex", 1)
 		require.NoError(t, err)
@@ -67,7 +68,7 @@ func TestNaiveFailsAgainstVary(t *testing.T) {
 	})
 	t.Run("cause: relies on the listing's order", func(t *testing.T) {
 		const seed = 2
-		require.Equal(t, reference.OrderReversed, reference.ChooseVariations(seed).Order)
+		require.Equal(t, double.OrderReversed, double.ChooseVariations(seed).Order)
 		_, c := start(t, seed)
 		_, err := c.Add("Rex", 1)
 		require.NoError(t, err)
@@ -77,13 +78,13 @@ func TestNaiveFailsAgainstVary(t *testing.T) {
 	})
 	t.Run("cause: retries at once after a 429 or 503", func(t *testing.T) {
 		const seed = 5
-		require.NotZero(t, reference.ChooseVariations(seed).FaultEvery)
+		require.NotZero(t, double.ChooseVariations(seed).FaultEvery)
 		srv, c := start(t, seed)
 		for range 100 {
 			_, err := c.Add("Tom", 2)
 			require.NoError(t, err, "the request sent again at once happens to pass")
 		}
-		assert.NotZero(t, violations(srv, reference.RuleRetryAfter),
+		assert.NotZero(t, violations(srv, double.RuleRetryAfter),
 			"but it came before the end of the wait Retry-After asked for (client/retry-after)")
 	})
 }

@@ -1,5 +1,5 @@
 // Package grownspec grows a copy of spec/openapi.yaml as a spec author would, for the tests
-// of the operations the reference serves by their shape (reference/generic.go): each
+// of the operations the reference serves by their shape (reference/internal/core/generic.go): each
 // addition is a YAML file of this directory whose first line names the line it goes after
 // and whose second says what it adds. An addition the spec already has (its author added the
 // operation or the parameter) is left out, so that the tests run against the spec's own.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/referencetest"
 )
 
@@ -54,7 +55,7 @@ func TestAvailableNames(t *testing.T) {
 	assert.EqualError(t, err, "listPets: 401 Unauthorized")
 
 	// What the client sent, and what the server thought of it.
-	sent := srv.Requests(reference.RequestFilter{Operation: "listPets"})
+	sent := srv.Requests(double.RequestFilter{Operation: "listPets"})
 	require.Len(t, sent, 2)
 	assert.Equal(t, "status=available", sent[0].Query)
 	assert.Equal(t, []string{"Bearer <redacted>"}, sent[0].Headers["Authorization"])

@@ -2,7 +2,7 @@
 // on httptest, with a key, a seed, a clock and chosen answers, closed through t.Cleanup. The
 // returned Server is the client's base URL and key, and a handle on what the client did:
 // the journal of its requests and the report on its use of the interface. A client that
-// breaks a MUST rule of the interface document (reference.ClientRule) fails the test.
+// breaks a MUST rule of the interface document (double.ClientRule) fails the test.
 package referencetest
 
 import (
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 )
 
 // DefaultAPIKey is the key a Server accepts unless Options.APIKey says otherwise.
@@ -33,10 +34,10 @@ type Options struct {
 	// Journal is how many requests are kept; 0 means 1000.
 	Journal int
 	// Vary, when not 0, makes the server take the open choices this seed picks
-	// (reference.ChooseVariations: ids beyond 2^53, listings out of order, short pages ...),
+	// (double.ChooseVariations: ids beyond 2^53, listings out of order, short pages ...),
 	// as petstore serve --vary does.
 	Vary uint64
-	// AllowViolations names the client rules (reference.RuleAuthBearer ...) whose MUST
+	// AllowViolations names the client rules (double.RuleAuthBearer ...) whose MUST
 	// violations do not fail the test: a test that breaks one on purpose says so here.
 	AllowViolations []string
 	// Config, when set, changes anything else before the server starts (Double.Latency
@@ -66,7 +67,7 @@ func Start(t testing.TB, opts Options) *Server {
 		APIKeys:  []string{s.APIKey},
 		AdminKey: s.AdminKey,
 		Seed:     opts.Seed,
-		Double:   reference.Double{Scenarios: opts.Scenarios, Journal: opts.Journal, Vary: opts.Vary},
+		Double:   double.Double{Scenarios: opts.Scenarios, Journal: opts.Journal, Vary: opts.Vary},
 	}
 	if cfg.Double.Journal == 0 {
 		cfg.Double.Journal = 1000
@@ -122,7 +123,7 @@ func (wh withHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // Requests returns the journal's entries that f selects, oldest first.
-func (s *Server) Requests(f reference.RequestFilter) []reference.JournalEntry {
+func (s *Server) Requests(f double.RequestFilter) []double.JournalEntry {
 	s.t.Helper()
 	j, err := s.Reference.Requests(f)
 	if err != nil {
@@ -132,7 +133,7 @@ func (s *Server) Requests(f reference.RequestFilter) []reference.JournalEntry {
 }
 
 // Report returns the report on the client's use of the interface so far.
-func (s *Server) Report() reference.ClientReport {
+func (s *Server) Report() double.ClientReport {
 	s.t.Helper()
 	rep, err := s.Reference.Report()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/spec"
 )
 
@@ -71,7 +72,7 @@ func TestClockAndReset(t *testing.T) {
 	srv := Start(t, Options{Seed: []reference.NewPet{{Name: "Rex", CategoryID: 1, Status: "available"}},
 		Now: time.Date(2030, 12, 4, 0, 0, 0, 0, time.UTC),
 		// This test calls getPet after its removal and sends no key, on purpose.
-		AllowViolations: []string{reference.RuleRemovedOp, reference.RuleAuthBearer}})
+		AllowViolations: []string{double.RuleRemovedOp, double.RuleAuthBearer}})
 	assert.True(t, strings.HasPrefix(srv.URL, "http://127.0.0.1:"), srv.URL)
 	assert.True(t, strings.HasSuffix(srv.URL, "/v1"), srv.URL)
 	c := srv.Client()
@@ -81,7 +82,7 @@ func TestClockAndReset(t *testing.T) {
 	srv.Reset()
 	assert.Equal(t, http.StatusOK, status(t, c, srv.URL+"/pets/1"))
 	assert.Equal(t, http.StatusUnauthorized, status(t, http.DefaultClient, srv.URL+"/pets"))
-	assert.Len(t, srv.Requests(reference.RequestFilter{}), 2, "reset emptied the journal")
+	assert.Len(t, srv.Requests(double.RequestFilter{}), 2, "reset emptied the journal")
 	assert.Equal(t, 4, srv.Report().Requests, "the report keeps counting")
 }
 
@@ -143,7 +144,7 @@ func TestMustViolationFailsTheTest(t *testing.T) {
 		wantErr string
 	}{
 		{"breaks", nil, "500", fmt.Sprintf("referencetest: the client broke client/limit-in-bounds (MUST, section 4.1; 8): listPets's limit, when given, is given once and is an integer from 1 to %[1]d — broken by 1 request, first: GET /v1/pets?limit=500: limit 500 is not one integer from 1 to %[1]d (allow it with Options.AllowViolations)", limitMax(t))},
-		{"allowed", []string{reference.RuleLimitInBounds}, "500", ""},
+		{"allowed", []string{double.RuleLimitInBounds}, "500", ""},
 		{"keeps", nil, "50", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -64,7 +64,7 @@ func Rules(f *spec.Facts, contracts []Contract) ([]rules.Rule, error) {
 				Creates:  it.creates(),
 				Unsafe:   it.op.Method != http.MethodGet && it.op.Method != http.MethodHead,
 				Open:     it.open,
-				Check:    it.check,
+				Run:      it.check,
 			})
 		}
 	}

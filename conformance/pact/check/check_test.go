@@ -23,6 +23,7 @@ import (
 	"github.com/petstore/petstore/conformance/pact/check"
 	"github.com/petstore/petstore/internal/pact"
 	"github.com/petstore/petstore/reference"
+	"github.com/petstore/petstore/reference/double"
 	"github.com/petstore/petstore/reference/referencetest"
 	"github.com/petstore/petstore/spec"
 )
@@ -188,7 +189,7 @@ func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
 			// pact-js's v2 pact holds an interaction without a key (the 401), which the
 			// reference's client rules count against the client that sends it: here, the
 			// replay, on purpose.
-			s := referencetest.Start(t, referencetest.Options{AllowViolations: []string{reference.RuleAuthBearer}})
+			s := referencetest.Start(t, referencetest.Options{AllowViolations: []string{double.RuleAuthBearer}})
 			rep := verify(t, p, conformance.Target{BaseURL: s.URL, APIKey: s.APIKey})
 			// These pacts are consumers' own: a spec edit that fails one breaks that consumer.
 			// Meant, it is changed where it was written (pact-js: scripts/pact-js/consumer.mjs,
@@ -199,7 +200,7 @@ func TestPactsOfOtherToolsVerifyAgainstTheReference(t *testing.T) {
 			assert.Len(t, rep.Results, len(p.Interactions))
 			// pact-js's listing asks for at least one available animal: the replay made it.
 			if file == "pact-js-web-petstore.json" {
-				pets := s.Requests(reference.RequestFilter{Operation: spec.OpCreate})
+				pets := s.Requests(double.RequestFilter{Operation: spec.OpCreate})
 				assert.Len(t, pets, 3, "the listing's animal, the created one, the one got; "+consumer)
 			}
 		})
