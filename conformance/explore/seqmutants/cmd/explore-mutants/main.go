@@ -42,9 +42,10 @@ func main() {
 	}
 }
 
-// runSeeds explores server m on seeds 1..seeds, saying on stderr what each found.
-func runSeeds(ctx context.Context, stderr io.Writer, doc *openapi3.T, m seqmutants.Mutant, seeds int, o seqmutants.Options) (seqmutants.Row, error) {
-	row := seqmutants.Row{Mutant: m, Options: o}
+// runSeeds explores the server of row's mutant with row's options on seeds 1..seeds, saying on
+// stderr what each found.
+func runSeeds(ctx context.Context, stderr io.Writer, doc *openapi3.T, row seqmutants.Row, seeds int) (seqmutants.Row, error) {
+	m, o := row.Mutant, row.Options
 	for seed := 1; seed <= seeds; seed++ {
 		out, err := seqmutants.RunOne(ctx, doc, m, uint64(seed), o)
 		if err != nil {
@@ -104,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rows := make([]seqmutants.Row, 0, len(ms))
 	ok := true
 	for _, m := range ms {
-		row, err := runSeeds(ctx, stderr, doc, m, *seeds, o)
+		row, err := runSeeds(ctx, stderr, doc, seqmutants.Row{Mutant: m, Options: o}, *seeds)
 		if err != nil {
 			return err
 		}
