@@ -186,7 +186,7 @@ func valuesCell(p Part, level Level) string {
 			line += fmt.Sprintf(" (%d)", v.Status)
 		}
 		if len(v.Allows) > 0 {
-			line += " (success, or only " + strings.Trim(fmt.Sprint(v.Allows), "[]") + ")"
+			line += " (success, or only " + strings.ReplaceAll(strings.Trim(fmt.Sprint(v.Allows), "[]"), " ", ", ") + ")"
 		}
 		if v.Covered != "" {
 			line += " — sent by " + escape(v.Covered)
