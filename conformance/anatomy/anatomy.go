@@ -75,6 +75,10 @@ const (
 const (
 	FramingLength  = "content-length" // Content-Length (what every sender does by default)
 	FramingChunked = "chunked"        // Transfer-Encoding: chunked, no Content-Length
+	// FramingChunkedLarge is chunked framing of the valid body padded with insignificant
+	// whitespace to about 64 KiB: more than one buffer of the front servers that hand a
+	// chunked body on (Apache's mod_proxy_fcgi, which sends no length, reaches PHP empty).
+	FramingChunkedLarge = "chunked-64k"
 	// FramingExpect asks for 100 Continue before the body (Expect: 100-continue).
 	FramingExpect = "expect-100"
 )
@@ -111,6 +115,9 @@ type Value struct {
 	// Status is a Fault's documented answer (400, 401, 404, 405); 0 means any 4xx with an
 	// Error body.
 	Status int
+	// Allows, on an Open value, are the only refusals it leaves open (411, 413): any other
+	// 4xx contradicts the request, which the document answers with success otherwise.
+	Allows []int
 	// Level: when the value is sent.
 	Level Level
 	// Why says what the interface document makes of this value, when it differs from the

@@ -20,7 +20,7 @@ var (
 	classes  = map[string]bool{ordinary: true, odd: true, invalid: true, oversized: true}
 	bodyText = map[string]bool{BodyBOM: true, BodyWhitespace: true, BodyNewline: true, BodyGzip: true, BodyDeflate: true,
 		BodyEmpty: true, BodyPad64K: true, BodyPad1M: true, BodyFormEncode: true, BodyOnGet: true}
-	framingText = map[string]bool{FramingLength: true, FramingChunked: true, FramingExpect: true}
+	framingText = map[string]bool{FramingLength: true, FramingChunked: true, FramingChunkedLarge: true, FramingExpect: true}
 )
 
 func partsByID(t *testing.T) map[string]Part {
@@ -73,6 +73,10 @@ func TestPartsAreWellFormed(t *testing.T) {
 				if v.Status != 0 {
 					assert.Equal(t, Fault, meaningOf(p, v), "%s: only a Fault has a status", v.Slug)
 					assert.True(t, v.Status >= 400 && v.Status < 500, "%s: status %d", v.Slug, v.Status)
+				}
+				for _, s := range v.Allows {
+					assert.Equal(t, Open, meaningOf(p, v), "%s: only an Open value limits its refusals", v.Slug)
+					assert.True(t, s >= 400 && s < 500, "%s: allowed status %d", v.Slug, s)
 				}
 				checkApplicable(t, p, v)
 			}

@@ -185,6 +185,9 @@ func valuesCell(p Part, level Level) string {
 		} else if v.Status != 0 {
 			line += fmt.Sprintf(" (%d)", v.Status)
 		}
+		if len(v.Allows) > 0 {
+			line += " (success, or only " + strings.ReplaceAll(strings.Trim(fmt.Sprint(v.Allows), "[]"), " ", ", ") + ")"
+		}
 		if v.Covered != "" {
 			line += " — sent by " + escape(v.Covered)
 		}

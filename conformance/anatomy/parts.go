@@ -63,6 +63,12 @@ func fault(v Value, status int, why string) Value {
 	return v
 }
 
+// allows limits an Open value's refusals to these statuses (Value.Allows).
+func allows(v Value, statuses ...int) Value {
+	v.Allows = statuses
+	return v
+}
+
 // covered marks a value another family of generated cases sends already (Value.Covered).
 func covered(v Value, by string) Value {
 	v.Covered = by

@@ -39,5 +39,8 @@ func authParts() []Part {
 		notSent("query/api-key", Query, "api_key, apikey, key", []string{"Kong key-auth (key_names)", "AWS API Gateway API keys (x-api-key header)", "OpenAPI apiKey security scheme (in: query)"}, Fault, elsewhere, byAuthRules),
 		notSent("header/x-api-key", Header, "X-API-Key, Api-Key", []string{"AWS API Gateway API keys (x-api-key)", "OpenAPI apiKey security scheme (in: header)"}, Fault, elsewhere, byAuthRules),
 		notSent("header/cookie-key", Header, "Cookie with the key", []string{"RFC 6265 §5.4", "OpenAPI apiKey security scheme (in: cookie)"}, Fault, elsewhere, byAuthRules),
+		notSent("header/authorization-lookalike", Header, "Authorization_ (a field named like Authorization)",
+			[]string{"RFC 3875 §4.1.18 (CGI meta-variables HTTP_*: - becomes _)", "Rack env HTTP_AUTHORIZATION_", "Grape headers (zoo/FINDINGS.md grape-22)"}, Fault,
+			elsewhere+"; a field other than Authorization carrying Bearer <key> is the key elsewhere", byAuthRules+" (Authorization_: Bearer {key}, no Authorization)"),
 	}
 }

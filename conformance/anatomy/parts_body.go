@@ -93,7 +93,12 @@ func framingParts() []Part {
 			Meaning:  Open,
 			Why:      "RFC 9112 §7.1: an HTTP/1.1 recipient MUST parse chunked, but §6.3 lets a server refuse a body without Content-Length with 411: open",
 			BodyOnly: true,
-			Values:   []Value{def(val("chunked", odd, "Transfer-Encoding: chunked, no Content-Length", FramingChunked))},
+			Values: []Value{
+				def(val("chunked", odd, "Transfer-Encoding: chunked, no Content-Length", FramingChunked)),
+				def(allows(as(Open, val("chunked-64k", oversized, "Transfer-Encoding: chunked, the valid body padded with whitespace to about 64 KiB (past Apache mod_proxy_fcgi's and PHP-FPM's first buffers)", FramingChunkedLarge),
+					"RFC 9112 §7.1: a recipient MUST parse chunked; RFC 8259 §2: the whitespace is insignificant, so the body is the valid NewPet (§4.2: 201, and 400 only for a body missing fields or holding invalid values, §7); "+
+						"what stays open is refusing the framing (411, RFC 9112 §6.3) or the size (413, §8: request size limits are not shown)"), 411, 413)),
+			},
 		},
 		{
 			ID: "framing/expect-100", Where: Framing, Name: "Expect: 100-continue",

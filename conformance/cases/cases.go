@@ -65,7 +65,9 @@ type Mutation struct {
 	// elsewhere marks a variant that makes the request another than the operation's
 	// (Case.Elsewhere).
 	elsewhere bool
-	apply     func(*Request)
+	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses).
+	allows []int
+	apply  func(*Request)
 }
 
 // Case is one request of a family, with its verdict.
@@ -78,7 +80,9 @@ type Case struct {
 	// Words describe the variant: its mutations' words joined by "; ".
 	Words   string
 	Verdict Verdict
-	// Statuses are the answers a Reject allows; empty on a Reject means any 4xx.
+	// Statuses are the answers a Reject allows; empty on a Reject means any 4xx. On an Open
+	// case they are the only refusals it allows (a body the document accepts but for its
+	// framing or size: 411, 413); empty, any 4xx with an Error body.
 	Statuses []int
 	// Section is where the verdict comes from; Reason says why, where statements meet.
 	Section, Reason string
@@ -127,8 +131,8 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 	slices.SortStableFunc(ms, func(a, b Mutation) int { return boolInt(a.Part == "body") - boolInt(b.Part == "body") })
 	c := Case{Op: op, base: base, mutations: ms, Request: base.Clone(), Verdict: Accept}
 	var names, words, sections, reasons []string
-	authRejected, openParts, anyStatus := false, false, false
-	statuses := []int{}
+	authRejected, openParts, anyStatus, openAny := false, false, false, false
+	statuses, openStatuses := []int{}, []int{}
 	// The strongest level of the rejected key, of the other rejected parts; the weakest of all.
 	authLevel, rejectLevel, weakest := report.Advisory, report.Advisory, report.Must
 	for _, m := range ms {
@@ -154,7 +158,12 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 				statuses = append(statuses, m.Status)
 			}
 		case Open:
-			openParts = true
+			openParts, openAny = true, openAny || len(m.allows) == 0
+			for _, st := range m.allows {
+				if !slices.Contains(openStatuses, st) {
+					openStatuses = append(openStatuses, st)
+				}
+			}
 		}
 	}
 	c.Level = weakest
@@ -174,6 +183,9 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		c.Verdict, c.Statuses, c.Level = Reject, statuses, rejectLevel
 	case openParts:
 		c.Verdict = Open
+		if !openAny {
+			c.Statuses = openStatuses // every open part limits its refusals
+		}
 	}
 	if len(ms) == 0 {
 		names, words, sections = []string{"valid"}, []string{"the valid request"}, []string{""}

@@ -3,6 +3,8 @@ package cases
 import (
 	"fmt"
 	"math/big"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -265,6 +267,17 @@ func (g *Generator) bodyMutations(s *openapi3.Schema) []Mutation {
 			}, true),
 		mut("body", "body-oversized", "a valid object padded by an unknown property to 1 MiB", Open, 400,
 			"9 (request size limits: not shown); "+secUnknown, func(r *Request) { r.Body.Pad = oversizePad() }),
+		// No body at all and no Content-Type (Go writes Content-Length: 0): the body is
+		// missing (400), and a server may refuse the missing media type its own way (415).
+		mut("body", "body-absent", "no body and no Content-Type header", Reject, 0, secBody+"; "+secMedia,
+			func(r *Request) { r.Body, r.Header = nil, deleteHeader(r.Header, "Content-Type") }),
+		// The body's fields in the query string (Grape, Rails and Laravel merge the query into
+		// the parameters a handler reads): the body still misses them, so the request is
+		// refused (400; an unknown parameter may be refused its own way, docs/readings.md).
+		mut("body", "body-fields-in-query", "an empty object, with the valid body's fields in the query string", Reject, 0,
+			secBody+"; 4.2 names no query parameter", fieldsToQuery(true)),
+		mut("body", "body-"+text+"-in-query", "a body without "+text+", with "+text+" in the query string", Reject, 0,
+			fmt.Sprintf(secRequired, text)+"; 4.2 names no query parameter", fieldsToQuery(false, text)),
 	}
 	// A field sent twice: a service may keep either value (RFC 8259 4: names SHOULD be
 	// unique), never something else.
@@ -292,6 +305,22 @@ func invalidUTF8(text string, valid func(*Request) []byte) Mutation {
 			r.Body.Raw = []byte(strings.Replace(string(valid(r)), `"`+text+`":"`, `"`+text+`":"`+"\xff", 1))
 			r.Body.Fields = nil
 		}))
+}
+
+// fieldsToQuery moves the named fields of the body (all of them when all) to the query
+// string, their JSON text without the quotes of a string.
+func fieldsToQuery(all bool, names ...string) func(*Request) {
+	return func(r *Request) {
+		kept := r.Body.Fields[:0:0]
+		for _, f := range r.Body.Fields {
+			if !all && !slices.Contains(names, f.Name) {
+				kept = append(kept, f)
+				continue
+			}
+			r.Query = append(r.Query, Param{Name: url.QueryEscape(f.Name), Value: url.QueryEscape(strings.Trim(f.JSON, `"`))})
+		}
+		r.Body.Fields = kept
+	}
 }
 
 // oversizePad is the member that pads the oversized body to 1 MiB, made once: a run sends

@@ -121,6 +121,9 @@ var keyPlaces = []Place{
 	{In: InQuery, Name: "access_token"}, {In: InQuery, Name: "api_key"}, {In: InQuery, Name: "apiKey"}, {In: InQuery, Name: "key"}, {In: InQuery, Name: "token"},
 	{In: InCookie, Name: "access_token"}, {In: InCookie, Name: "api_key"}, {In: InCookie, Name: "token"},
 	{In: InHeader, Name: "X-API-Key"}, {In: InHeader, Name: "Api-Key"}, {In: InHeader, Name: "X-Auth-Token"}, {In: InHeader, Name: "X-Access-Token"},
+	// A field named like Authorization: Rack names it HTTP_AUTHORIZATION_, and Grape's
+	// headers read it back as Authorization; the front servers pass it on.
+	{In: InHeader, Name: "Authorization_", Prefix: "Bearer "},
 }
 
 // placeSlug names p in a case's name: "query-api_key", "cookie-token", "header-x-api-key".
@@ -253,12 +256,18 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 		// Beyond int64 by far: a parser that overflows or copies digits without bound shows it.
 		{"300-digits", "1" + strings.Repeat("0", 299), "a 300-digit number", false},
 		{"3000-digits", "9" + strings.Repeat("9", 2999), "a 3,000-digit number", false},
+		// Past the file-name limit of a front server that maps the path to a file (Apache:
+		// 403 from about 4,100 digits), below its request-line limit (LimitRequestLine 8190).
+		{"5000-digits", "9" + strings.Repeat("9", 4999), "a 5,000-digit number", false},
 		{"plus", "%2B1", "with a plus sign", true},
 		{"minus-zero", "-0", "minus zero", false},
 		{"inner-space", "1%202", "with a space between digits", true},
 		{"trailing-space", "1%20", "with a trailing space", true},
 		{"arabic-digit", "%D9%A1", "an Arabic-Indic digit one (U+0661)", false},
 		{"exponent", "1e3", "in exponent notation", true},
+		// RFC 3986 2.1 lets any octet be encoded; a NUL names no int64, and front servers
+		// refuse it on their own (Apache's 404 page).
+		{"nul", "1%00", "followed by an encoded NUL", true},
 	} {
 		value, words := v.value, v.value
 		if own && v.idForm {
@@ -274,7 +283,24 @@ func (g *Generator) pathMutations(op spec.Operation, p *openapi3.Parameter) []Mu
 				open+"; RFC 3986 6.2.2.2 makes it the same path", set(pctEncode(id))),
 		)
 	}
+	if id := g.knownID(op); id != "" && !NeedsOwnAnimal(id) {
+		// Digits with an underscore between them are a number to Ruby's Integer() and
+		// Python's int(), but no int64 as JSON or OpenAPI write one: no animal has that id,
+		// so no animal is the answer (a lenient parser returns the listed one).
+		under := underscored(id)
+		m := mut(part, p.Name+"-underscore", fmt.Sprintf("%s = %s, a listed animal's id with an underscore between digits", p.Name, under), Reject, 0,
+			fmt.Sprintf("4.3 (%s is an int64; 200 is the requested animal, and no animal has the id %s); the 4xx is open (400 or 404)", p.Name, under), set(under))
+		out = append(out, m)
+	}
 	return out
+}
+
+// underscored is id with an underscore after its first digit ("1_23"), or before it ("0_5").
+func underscored(id string) string {
+	if len(id) < 2 {
+		return "0_" + id
+	}
+	return id[:1] + "_" + id[1:]
 }
 
 // FillPath is path with every parameter ("{petId}") replaced by id.

@@ -1,8 +1,13 @@
 package mutants
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/petstore/petstore/conformance/mutants/kit"
@@ -76,7 +81,64 @@ func anatomyMutants(*facts) []Mutant {
 				})
 			},
 		},
+		{
+			Name: "create-chunked-large-empty",
+			Fault: "A chunked body over 16 KiB reaches the application empty (a front server that hands it on without its length, " +
+				"as Apache's mod_proxy_fcgi does to PHP-FPM): a valid animal is refused as a body missing its fields.",
+			Catch: []string{"createPet/cases-anatomy"},
+			Wrap: kit.Body(func(r *http.Request) bool { return kit.IsCreate(r) && slices.Contains(r.TransferEncoding, "chunked") },
+				func(_ *http.Request, b []byte) []byte {
+					if len(b) > 16<<10 {
+						return nil
+					}
+					return b
+				}),
+		},
+		{
+			Name:  "get-id-underscore",
+			Fault: "A petId with underscores between its digits is read as the number without them (Ruby's Integer(), Python's int()): 1_0 is animal 10.",
+			Catch: []string{"getPet/cases-path"},
+			Wrap: kit.Request(func(r *http.Request) bool { return kit.IsGet(r) && strings.Contains(path.Base(r.URL.Path), "_") }, func(r *http.Request) {
+				dir, id := path.Split(r.URL.Path)
+				r.URL.Path, r.URL.RawPath = dir+strings.ReplaceAll(id, "_", ""), ""
+			}),
+		},
+		{
+			Name:  "auth-underscore-field",
+			Fault: "A field named Authorization_ is read as Authorization (Rack names both HTTP_AUTHORIZATION_ and Grape's headers map it back): the key is taken outside the Authorization field.",
+			Catch: []string{"listPets/cases-auth", "createPet/cases-auth", "getPet/cases-auth"},
+			Wrap: kit.Request(func(r *http.Request) bool { return r.Header.Get("Authorization_") != "" }, func(r *http.Request) {
+				r.Header.Set("Authorization", r.Header.Get("Authorization_"))
+			}),
+		},
+		{
+			Name:  "create-query-fills-body",
+			Fault: "POST /pets takes the fields its body lacks from the query string (parameters merged, as Grape, Rails and Laravel do): a body without name is completed by ?name=.",
+			Catch: []string{"createPet/cases-body"},
+			Wrap: kit.Request(kit.IsCreate, func(r *http.Request) {
+				q := r.URL.Query()
+				b, _ := io.ReadAll(r.Body)
+				var m map[string]any
+				if kit.Decode(b, &m) && m != nil {
+					for _, name := range []string{"name", "categoryId", "status"} {
+						if _, ok := m[name]; !ok && q.Has(name) {
+							m[name] = queryValue(q.Get(name))
+						}
+					}
+					b, _ = json.Marshal(m)
+				}
+				r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+			}),
+		},
 	}
+}
+
+// queryValue is a query parameter's value as a JSON value: a number when it is one.
+func queryValue(v string) any {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n
+	}
+	return v
 }
 
 // overridden is the method r names in a method-override field or _method parameter, upper

@@ -130,9 +130,9 @@ func authValues(a Auth, key string) []string {
 }
 
 // Place is where else than the Authorization field a request offers the key: a query
-// parameter, a cookie or another header field, under Name. The zero Place offers it nowhere
-// else.
-type Place struct{ In, Name string }
+// parameter, a cookie or another header field, under Name, after Prefix ("Bearer " in a
+// field named like Authorization). The zero Place offers it nowhere else.
+type Place struct{ In, Name, Prefix string }
 
 // Where a Place is.
 const (
@@ -148,7 +148,7 @@ func (p Place) String() string {
 	case InCookie:
 		return "Cookie: " + p.Name + "=<key>"
 	case InHeader:
-		return p.Name + ": <key>"
+		return p.Name + ": " + p.Prefix + "<key>"
 	}
 	return "nowhere else"
 }
@@ -282,7 +282,7 @@ func (r Request) HTTP(ctx context.Context, baseURL string, key string) (*http.Re
 	case InCookie:
 		req.Header.Add("Cookie", r.KeyAt.Name+"="+key)
 	case InHeader:
-		req.Header.Add(r.KeyAt.Name, key)
+		req.Header.Add(r.KeyAt.Name, r.KeyAt.Prefix+key)
 	}
 	if r.Host != "" {
 		req.Host = r.Host
