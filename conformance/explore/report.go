@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,9 +32,12 @@ func writeProvenance(b *strings.Builder, p Provenance) {
 
 // Bounds are the limits the run was given.
 type Bounds struct {
-	Duration   string  `json:"duration"`
-	Steps      int     `json:"steps,omitempty"`
-	MaxCreates int     `json:"maxCreates"`
+	Duration   string `json:"duration"`
+	Steps      int    `json:"steps,omitempty"`
+	MaxCreates int    `json:"maxCreates"`
+	// ShrinkTime bounds each part of shrinking a finding (Config.ShrinkTime): the run lasts
+	// Duration, then this per part of each finding it shrinks.
+	ShrinkTime string  `json:"shrinkTime,omitempty"`
 	Rate       float64 `json:"rate,omitempty"`
 	Lag        string  `json:"lag"`
 	// MaxFindings is how many distinct findings the run was to make at most.
@@ -131,8 +135,22 @@ func WriteText(w io.Writer, rep *Report) error {
 	fmt.Fprintf(&b, "conformance explore: %s\n", rep.Target)
 	writeProvenance(&b, rep.Provenance)
 	fmt.Fprintf(&b, "  seed %d, %d workers, flags: %s\n", rep.Seed, rep.Workers, strings.Join(rep.Provenance.Flags, " "))
-	fmt.Fprintf(&b, "  bounds: duration %s, steps %s, max creates %d, rate %s, allowed lag %s\n", rep.Bounds.Duration,
-		orNone(rep.Bounds.Steps), rep.Bounds.MaxCreates, rateText(rep.Bounds.Rate), rep.Bounds.Lag)
+	// What bounds the run, as it will keep to them: shrinking and replaying each finding come
+	// after the exploring, with bounds of their own (the line once said "duration 10s, max
+	// creates 500" of a run that then took 83 s and created 652 animals).
+	var until []string
+	if rep.Bounds.Duration != "" && rep.Bounds.Duration != "0s" {
+		until = append(until, rep.Bounds.Duration)
+	}
+	if rep.Bounds.Steps > 0 {
+		until = append(until, words.Plural(rep.Bounds.Steps, "step"))
+	}
+	if len(until) == 0 {
+		until = []string{"as long as --max-findings allows"}
+	}
+	fmt.Fprintf(&b, "  bounds: exploring for %s, creating at most %d animals; then for each finding, shrinking up to %s a part and replays, each creating at most %d more; rate %s; allowed lag %s\n",
+		strings.Join(until, " or "), rep.Bounds.MaxCreates, cmp.Or(rep.Bounds.ShrinkTime, "?"),
+		rep.Bounds.MaxCreates, rateText(rep.Bounds.Rate), rep.Bounds.Lag)
 	if rep.GetGone {
 		b.WriteString("  getPet is past its removal date: no getPet steps\n")
 	}
