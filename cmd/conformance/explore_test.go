@@ -279,6 +279,11 @@ func TestReplayBadFile(t *testing.T) {
 		{"no target", write("none.json", `{"format":"`+explore.ReplayFormat+`",`+steps+`}`), "the file records no target; give one as --base-url", nil},
 		{"password", write("pw.json", `{"format":"`+explore.ReplayFormat+`","target":"http://u:xxxxx@127.0.0.1:1/v1",`+steps+`}`),
 			"had a password, which the file does not keep; give it as --base-url", nil},
+		// A user or query values are written as variables: never sent as they stand.
+		{"masked query", write("q.json", `{"format":"`+explore.ReplayFormat+`","target":"http://127.0.0.1:1/v1?code=$PETSTORE_QUERY_1",`+steps+`}`),
+			"had secrets in its URL, which the file does not keep; give it as --base-url", nil},
+		{"masked user", write("u.json", `{"format":"`+explore.ReplayFormat+`","target":"http://$PETSTORE_URL_USER@127.0.0.1:1/v1",`+steps+`}`),
+			"give it as --base-url", nil},
 		{"no key", write("url.json", `{"format":"`+explore.ReplayFormat+`","target":"http://127.0.0.1:1/v1",`+steps+`}`), "want an API key", nil},
 		{"unreachable", filepath.Join(dir, "url.json"), "conformance replay: target unreachable", []string{"--api-key", "k"}},
 	} {

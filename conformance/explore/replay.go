@@ -144,6 +144,9 @@ func (rf ReplayFile) Recorded() (string, error) {
 		return "", fmt.Errorf("the recorded target %q is no URL", rf.Target)
 	} else if _, has := u.User.Password(); has {
 		return "", fmt.Errorf("the recorded target %s had a password, which the file does not keep", rf.Target)
+	} else if strings.Contains(rf.Target, "$PETSTORE_") {
+		// A user or query values, written as the variables a report's curl lines read.
+		return "", fmt.Errorf("the recorded target %s had secrets in its URL, which the file does not keep", rf.Target)
 	}
 	return rf.Target, nil
 }
