@@ -77,7 +77,7 @@ func replayCommand(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer s.stop()
-	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Now: s.now, Lag: f.lag, Times: f.times,
+	rr, err := explore.Replay(ctx, explore.ReplayConfig{Target: s.target, Doc: s.doc, Facts: s.facts, Lag: f.lag, Times: f.times,
 		Timeout: f.timeout, MaxWait: f.maxWait, MaxCreates: f.maxCreates, Fresh: s.fresh, InProcess: s.fresh != nil,
 		Provenance: explore.NewProvenance(s.specHash, rf.Provenance.Seed, givenFlags(fs), s.target.APIKey)}, rf)
 	if err != nil {

@@ -40,5 +40,5 @@ func TestBoundsSaidAreKept(t *testing.T) {
 
 	var text bytes.Buffer
 	require.NoError(t, WriteText(&text, rep))
-	assert.Contains(t, text.String(), "  bounds: exploring for 1500 steps, creating at most 40 animals; then for each finding, shrinking up to 5s a part and replays, each creating at most 40 more;")
+	assert.Contains(t, text.String(), "  bounds: exploring: duration 0s, steps 1500, max creates 40; then each finding: shrinking up to 5s a part, and replays, with max creates 40 each;")
 }

@@ -144,8 +144,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		opening = nil // the first listing only says that the target can be explored
 	}
 	rep := &Report{Provenance: cfg.Provenance, Target: r.sess.Target(), Seed: cfg.Seed, Workers: cfg.Workers,
-		Bounds: Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, ShrinkTime: cfg.ShrinkTime.String(),
-			Rate: cfg.Rate, Lag: cfg.Lag.String(), MaxFindings: cfg.MaxFindings},
+		Bounds:  Bounds{Duration: cfg.Duration.String(), Steps: cfg.Steps, MaxCreates: cfg.MaxCreates, ShrinkTime: cfg.ShrinkTime.String(), Rate: cfg.Rate, Lag: cfg.Lag.String(), MaxFindings: cfg.MaxFindings},
 		GetGone: f.ByID[opGet].Gone(cmp.Or(cfg.Now, time.Now()))}
 	rep.Provenance.Seed = cfg.Seed
 	if rep.Provenance.Harness == "" {

@@ -144,8 +144,7 @@ func (rf ReplayFile) Recorded() (string, error) {
 		return "", fmt.Errorf("the recorded target %q is no URL", rf.Target)
 	} else if _, has := u.User.Password(); has {
 		return "", fmt.Errorf("the recorded target %s had a password, which the file does not keep", rf.Target)
-	} else if strings.Contains(rf.Target, "$PETSTORE_") {
-		// A user or query values, written as the variables a report's curl lines read.
+	} else if strings.Contains(rf.Target, "$PETSTORE_") { // a user or query values, masked
 		return "", fmt.Errorf("the recorded target %s had secrets in its URL, which the file does not keep", rf.Target)
 	}
 	return rf.Target, nil
@@ -200,7 +199,6 @@ type ReplayConfig struct {
 	Target exchange.Target
 	Doc    *openapi3.T
 	Facts  *spec.Facts   // Doc's, when read already (nil: read here)
-	Now    time.Time     // the run's clock, which the model does not read
 	Lag    time.Duration // the allowed lag; zero takes the file's
 	Times  int
 	// Timeout bounds each request; MaxWait the time waited in all for 429 and 503 answers

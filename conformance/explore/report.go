@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -135,22 +134,9 @@ func WriteText(w io.Writer, rep *Report) error {
 	fmt.Fprintf(&b, "conformance explore: %s\n", rep.Target)
 	writeProvenance(&b, rep.Provenance)
 	fmt.Fprintf(&b, "  seed %d, %d workers, flags: %s\n", rep.Seed, rep.Workers, strings.Join(rep.Provenance.Flags, " "))
-	// What bounds the run, as it will keep to them: shrinking and replaying each finding come
-	// after the exploring, with bounds of their own (the line once said "duration 10s, max
-	// creates 500" of a run that then took 83 s and created 652 animals).
-	var until []string
-	if rep.Bounds.Duration != "" && rep.Bounds.Duration != "0s" {
-		until = append(until, rep.Bounds.Duration)
-	}
-	if rep.Bounds.Steps > 0 {
-		until = append(until, words.Plural(rep.Bounds.Steps, "step"))
-	}
-	if len(until) == 0 {
-		until = []string{"as long as --max-findings allows"}
-	}
-	fmt.Fprintf(&b, "  bounds: exploring for %s, creating at most %d animals; then for each finding, shrinking up to %s a part and replays, each creating at most %d more; rate %s; allowed lag %s\n",
-		strings.Join(until, " or "), rep.Bounds.MaxCreates, cmp.Or(rep.Bounds.ShrinkTime, "?"),
-		rep.Bounds.MaxCreates, rateText(rep.Bounds.Rate), rep.Bounds.Lag)
+	// Shrinking and replaying each finding come after exploring, with bounds of their own.
+	fmt.Fprintf(&b, "  bounds: exploring: duration %s, steps %s, max creates %d; then each finding: shrinking up to %s a part, and replays, with max creates %d each; rate %s, allowed lag %s\n",
+		rep.Bounds.Duration, bound(rep.Bounds.Steps, "none", "%d"), rep.Bounds.MaxCreates, rep.Bounds.ShrinkTime, rep.Bounds.MaxCreates, bound(rep.Bounds.Rate, "unlimited", "%g/s"), rep.Bounds.Lag)
 	if rep.GetGone {
 		b.WriteString("  getPet is past its removal date: no getPet steps\n")
 	}
@@ -261,16 +247,10 @@ func oneLine(s string) string {
 	return s
 }
 
-func orNone(n int) string {
-	if n == 0 {
-		return "none"
+// bound words a bound: zero when it is the zero value ("none", "unlimited"), else as format.
+func bound[T comparable](v T, zero, format string) string {
+	if v == *new(T) {
+		return zero
 	}
-	return fmt.Sprint(n)
-}
-
-func rateText(r float64) string {
-	if r == 0 {
-		return "unlimited"
-	}
-	return fmt.Sprintf("%g/s", r)
+	return fmt.Sprintf(format, v)
 }
