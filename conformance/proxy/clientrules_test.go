@@ -209,3 +209,14 @@ func TestClientLimitZeroIsOneFinding(t *testing.T) {
 		assert.Empty(t, recorded.Findings)
 	})
 }
+
+// A query parameter named like a key (token, key) is masked, but its value is not taken for
+// the API key: a well-behaved client's ?key=20 made every later ?limit=20 a MUST finding and,
+// with --fail-on-violation, a 502.
+func TestQueryParameterNamedKeyIsNotTheKey(t *testing.T) {
+	px, p, _ := newTestProxy(t, newReference(t, nil).URL+"/v1", Config{FailOnViolation: true})
+	send(t, px.URL, call{method: "GET", path: "/v1/pets?key=20", auth: bearer})
+	got := send(t, px.URL, call{method: "GET", path: "/v1/pets?limit=20", auth: bearer})
+	assert.Equal(t, http.StatusOK, got.status)
+	assert.Empty(t, p.Summary().ClientFindings["MUST"], "%v", findingLines(p.Summary().Findings))
+}

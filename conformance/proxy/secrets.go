@@ -75,7 +75,10 @@ var schemeNames = map[string]bool{"basic": true, "bearer": true, "digest": true,
 // schemeOnly reports whether an Authorization value names a scheme and nothing else.
 func schemeOnly(v string) bool { return schemeNames[strings.ToLower(strings.TrimSpace(v))] }
 
-// keyHeaders are the sensitiveHeaders that carry the API key.
+// keyHeaders are the sensitiveHeaders that carry the API key. A value of a query parameter
+// named token or key is masked like every credential but not taken for the key: taken, it
+// made a well-behaved client's later requests fail wherever the same text came again (?key=20
+// failed every ?limit=20).
 var keyHeaders = map[string]bool{"Authorization": true, "X-Api-Key": true}
 
 // learn remembers the credentials req carries.
@@ -93,7 +96,7 @@ func (s *secrets) learn(h http.Header, rawQuery string) {
 	}
 	for _, kv := range strings.Split(rawQuery, "&") {
 		if k, v, ok := strings.Cut(kv, "="); ok && sensitiveParams[strings.ToLower(k)] {
-			s.addKey(v)
+			s.add(v)
 		}
 	}
 }
