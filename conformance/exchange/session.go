@@ -457,7 +457,10 @@ func (s *Session) answered(req *http.Request, reqBody []byte, resp *http.Respons
 		body = bytes.Clone(body[:maxKeptBody+1]) // the cut is the report's to say; the rest is not kept
 	}
 	u := *req.URL
-	return answeredExchange{s: s, req: http.Request{Method: req.Method, URL: &u, Header: req.Header.Clone()}, reqBody: reqBody,
+	// The framing and the Host as sent go with it: the curl line repeats them.
+	kept := http.Request{Method: req.Method, URL: &u, Header: req.Header.Clone(), Host: req.Host,
+		TransferEncoding: slices.Clone(req.TransferEncoding)}
+	return answeredExchange{s: s, req: kept, reqBody: reqBody,
 		resp: http.Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}, body: body}
 }
 
@@ -504,14 +507,23 @@ func (a *answeredExchange) build() report.Exchange {
 }
 
 func (s *Session) exchange(req *http.Request, body []byte) report.Exchange {
+	header := s.red.header(req.Header)
+	// What Go writes apart from the header map: a Host other than the URL's, and the framing.
+	set := func(k, v string) {
+		if header == nil {
+			header = http.Header{}
+		}
+		header.Set(k, v)
+	}
+	if req.Host != "" && req.Host != req.URL.Host {
+		set("Host", s.Redact(req.Host))
+	}
+	if len(req.TransferEncoding) > 0 {
+		set("Transfer-Encoding", strings.Join(req.TransferEncoding, ", "))
+	}
 	return report.Exchange{
-		Request: report.ExchangeRequest{
-			Method: req.Method,
-			URL:    s.red.url(req.URL),
-			Header: s.red.header(req.Header),
-			Body:   s.Redact(string(body)),
-		},
-		Curl: s.curl(req, body),
+		Request: report.ExchangeRequest{Method: req.Method, URL: s.red.url(req.URL), Header: header, Body: s.Redact(string(body))},
+		Curl:    s.curl(req, body),
 	}
 }
 
