@@ -150,3 +150,15 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		})
 	}
 }
+
+// A base URL that does not parse is not written back: it cannot be masked, and may hold a
+// user, a password or a query key.
+func TestMalformedBaseURLNotEchoed(t *testing.T) {
+	for _, base := range []string{"http://usr9:Pw7%zz@127.0.0.1:1/v1", "ftp://usr9:Pw7@h/v1?code=Qk4", "http://usr9:Pw7@[::1/v1?code=Qk4", "http://usr9:Pw7@/v1?code=Qk4"} {
+		code, out, errOut := runMain(t, nil, "run", "--base-url", base, "--api-key", "Zk2")
+		assert.Equal(t, 2, code, base)
+		for _, s := range []string{"usr9", "Pw7", "Qk4", "Zk2"} {
+			assert.NotContains(t, out+errOut, s, base)
+		}
+	}
+}

@@ -48,9 +48,10 @@ func TestHeaderAndFailFast(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Empty(t, missing)
 
-	code, _, errOut = runMain(t, nil, "run", "-H", "no colon")
+	code, _, errOut = runMain(t, nil, "run", "-H", "no colon Hv5")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "want 'Name: value'")
+	assert.NotContains(t, errOut, "Hv5", "the value given may be a secret")
 
 	code, out, _ := runMain(t, nil, "run", "--base-url", openReference(t, true), "--api-key", key, "--only", "auth", "--fail-fast")
 	assert.Equal(t, 1, code)

@@ -69,7 +69,8 @@ var ErrBaseURL = errors.New("base URL does not end with the version segment")
 func New(cfg Config) (*Session, error) {
 	base, err := url.Parse(strings.TrimSuffix(cfg.BaseURL, "/"))
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("conformance: base URL %q: want http(s)://host[:port]/path", cfg.BaseURL)
+		// Not written back: a URL that does not parse cannot be masked, and may hold secrets.
+		return nil, errors.New("conformance: the base URL is not an http(s)://host[:port]/path URL")
 	}
 	f := cfg.Facts
 	red := Secrets{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Headers: cfg.Headers}.redactor()

@@ -292,6 +292,16 @@ func (j *Judge) noteWait(rq Request) {
 	}
 }
 
+// values quotes a parameter's values in a finding, each masked as a value (a key of any
+// length: a finding's text is masked only as free text, where a short key is left).
+func (j *Judge) values(vs []string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = j.opts.Value(v)
+	}
+	return strings.Join(out, ", ")
+}
+
 // judgeQuery: limit and status as section 4.1 and the spec's facts allow them.
 func (j *Judge) judgeQuery(rawQuery string, where string, add func(string, string, ...any)) {
 	q, err := url.ParseQuery(rawQuery)
@@ -301,12 +311,12 @@ func (j *Judge) judgeQuery(rawQuery string, where string, add func(string, strin
 	if vs, ok := q["limit"]; ok {
 		n, err := strconv.ParseInt(vs[0], 10, 64)
 		if len(vs) > 1 || err != nil || n < j.facts.Limit.Min || n > j.facts.Limit.Max {
-			add(LimitInBounds, "%s: limit %s is not one integer from %d to %d", where, strings.Join(vs, ", "), j.facts.Limit.Min, j.facts.Limit.Max)
+			add(LimitInBounds, "%s: limit %s is not one integer from %d to %d", where, j.values(vs), j.facts.Limit.Min, j.facts.Limit.Max)
 		}
 	}
 	if vs, ok := q["status"]; ok {
 		if len(vs) > 1 || !slices.Contains(j.facts.Statuses, vs[0]) {
-			add(StatusInEnum, "%s: status %s is not one of %s", where, strings.Join(vs, ", "), strings.Join(j.facts.Statuses, ", "))
+			add(StatusInEnum, "%s: status %s is not one of %s", where, j.values(vs), strings.Join(j.facts.Statuses, ", "))
 		}
 	}
 }

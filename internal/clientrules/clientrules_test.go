@@ -146,3 +146,19 @@ func TestRuleOfViolations(t *testing.T) {
 	}
 	assert.Empty(t, RuleOf(spec.Violation{Direction: spec.Response, Location: "header Authorization"}))
 }
+
+// A value quoted in a finding is masked as a value: a short key sent as a limit (Qz7), which
+// the masking of free text leaves, is not written out.
+func TestQuotedValuesMaskedAsValues(t *testing.T) {
+	f := facts(t)
+	value := func(s string) string { return strings.ReplaceAll(s, "Qz7", "<redacted>") }
+	j := New(f, Options{Mask: func(s string) string { return s }, Value: value, Query: value})
+	var quoted []string
+	for _, fd := range judged(t, j, "GET", "/v1/pets?limit=Qz7&status=Qz7", http.Header{"Authorization": {"Bearer Qz7"}}, 400) {
+		if fd.Rule != AuthBearer { // its words quote the query as the caller masked it
+			_, after, _ := strings.Cut(fd.Message, ": ")
+			quoted = append(quoted, after)
+		}
+	}
+	assert.ElementsMatch(t, []string{"limit <redacted> is not one integer from 1 to 100", "status <redacted> is not one of available, pending, sold"}, quoted)
+}
