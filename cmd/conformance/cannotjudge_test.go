@@ -148,6 +148,7 @@ func TestInterruptedRunKeepsWhatItJudged(t *testing.T) {
 	assert.Equal(t, interrupted, rep.Counts.NotRun)
 	assert.Equal(t, rep.Counts.Total, rep.Counts.Pass+rep.Counts.Fail+rep.Counts.Warn+rep.Counts.Skip+rep.Counts.Error+rep.Counts.Waived+rep.Counts.NotRun)
 	assert.Regexp(t, fmt.Sprintf(`, %d not run\b`, interrupted), errOut.String()+out.String())
+	assert.Equal(t, interrupted, strings.Count(out.String()+errOut.String(), "\n  not run  "), "each rule not run is labelled so, as the summary counts it")
 }
 
 // interruptedAfter serves the reference and returns its base URL and a context that is

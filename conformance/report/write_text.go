@@ -72,15 +72,22 @@ func writeText(w io.Writer, r *Report, color bool) error {
 // writeRules writes every rule's line, grouped by section of the document, each with what
 // failed under it.
 func writeRules(bw io.Writer, r *Report, paint func(Status, string) string) {
+	// A rule the run stopped before it judged is "not run", as the summary counts it.
+	label := func(res Result) string {
+		if res.NotRun {
+			return "not run"
+		}
+		return string(res.Status)
+	}
 	width, statusWidth := 0, len(Error)
 	for _, res := range r.Results {
 		width = max(width, len(res.ID))
-		statusWidth = max(statusWidth, len(res.Status))
+		statusWidth = max(statusWidth, len(label(res)))
 	}
 	for _, g := range bySection(r.Results) {
 		fmt.Fprintf(bw, "\n%s %s\n", g.Key, g.Title)
 		for _, res := range g.Results {
-			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, res.Status)),
+			fmt.Fprintf(bw, "  %s  %-6s  %-*s  %s%s\n", paint(res.Status, fmt.Sprintf("%-*s", statusWidth, label(res))),
 				res.Severity, width, res.ID, res.Title, caseCount(res))
 			WriteDetails(bw, res)
 		}
