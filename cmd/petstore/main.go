@@ -58,8 +58,9 @@ const usage = `usage: petstore serve [flags]
 
 Serves the pet store interface from memory, validating every request and response against
 the embedded spec/openapi.yaml, or the --spec file. Environment: PETSTORE_API_KEYS (comma-separated),
-PETSTORE_ADMIN_KEY; a flag beats the environment. The flags from --now to --client-report
-make it a test double for client developers (README "Testing your client").
+PETSTORE_ADMIN_KEY; a flag beats the environment. --now, --scenarios, --vary, --latency,
+--fail-rate, --rate-limit, --admin-key, --journal, --client-report and --pact make it a test
+double for client developers (README "Testing your client").
 
 flags:
 `
