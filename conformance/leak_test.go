@@ -213,7 +213,7 @@ func TestExploreReportsAndReplayFilesHoldNoKeyMaterial(t *testing.T) {
 	target.APIKey = exploreKey
 	doc := spec.MustLoad()
 	flags := []string{"--api-key=" + exploreKey, "--seed=3"}
-	rep, err := explore.Run(context.Background(), explore.Config{Target: target, Doc: doc, Now: beforeSunset, Seed: 3, Workers: 2,
+	rep, err := explore.Run(context.Background(), explore.Config{Target: target, Doc: doc, Now: beforeSunset, Seed: 3, Workers: 1,
 		Steps: 200, MaxCreates: 50, Lag: time.Second, Replays: 2, ShrinkTime: 2 * time.Second, AdminKey: exploreAdminKey,
 		Provenance: explore.NewProvenance("sha", 3, flags, exploreKey)})
 	require.NoError(t, err)
