@@ -16,11 +16,11 @@ func TestClosesAfterA5xx(t *testing.T) {
 	now := t0
 	c := &closes{now: func() time.Time { return now }}
 	a, b, d, e := &net.TCPConn{}, &net.TCPConn{}, &net.TCPConn{}, &net.TCPConn{}
-	fail := lastAnswer{status: 500, method: "POST", path: "/v1/pets", at: t0, curl: func() string { return "curl …" }}
+	fail := lastAnswer{status: 500, method: "POST", path: "/v1/pets", at: t0, curl: func() curlCmd { return curlCmd{args: "curl …"} }}
 	c.answered(a, fail)
 	c.answered(b, fail)
-	c.answered(d, lastAnswer{status: 500, method: "GET", path: "/v1/pets", at: t0, closeSaid: true, curl: func() string { return "" }})
-	c.answered(e, lastAnswer{status: 200, method: "GET", path: "/v1/pets", at: t0, curl: func() string { return "" }})
+	c.answered(d, lastAnswer{status: 500, method: "GET", path: "/v1/pets", at: t0, closeSaid: true, curl: func() curlCmd { return curlCmd{} }})
+	c.answered(e, lastAnswer{status: 200, method: "GET", path: "/v1/pets", at: t0, curl: func() curlCmd { return curlCmd{} }})
 
 	now = t0.Add(10 * time.Millisecond)
 	c.closedIdle(a) // at once: the answer to the failure
@@ -36,6 +36,6 @@ func TestClosesAfterA5xx(t *testing.T) {
 	// Closed before its last answer was noted (the target closed at once after it).
 	f := &net.TCPConn{}
 	c.closedIdle(f)
-	c.answered(f, lastAnswer{status: 503, method: "GET", path: "/v1/pets/1", at: now, curl: func() string { return "" }})
+	c.answered(f, lastAnswer{status: 503, method: "GET", path: "/v1/pets/1", at: now, curl: func() curlCmd { return curlCmd{} }})
 	assert.Len(t, c.seen, 2)
 }

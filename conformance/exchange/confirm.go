@@ -148,57 +148,28 @@ func again(req *http.Request) bool {
 	return false
 }
 
-// onOneConnection joins curl lines into one command that sends their requests on one
-// connection, in order (curl's --next keeps the connection). One request may read its body
-// from printf on the input (--data-binary @-): the printf goes in front of the whole command.
-// A second such line stays a line of its own, since curl has one input.
-func onOneConnection(lines []string) string {
+// onOneConnection joins curl commands into one that sends their requests on one connection,
+// in order (curl's --next keeps the connection). One request may read its body from printf
+// on the input: the printf goes in front of the whole command. A second such command starts
+// a line of its own, since curl has one input.
+func onOneConnection(cmds []curlCmd) string {
 	var (
 		done   []string // commands finished
-		pipe   string   // the printf the command being joined reads from
-		joined string   // the command being joined, without its printf
+		joined curlCmd  // the command being joined
 	)
-	flush := func() {
-		if joined != "" {
-			done = append(done, pipe+joined)
+	for _, c := range cmds {
+		switch {
+		case joined.args == "":
+			joined = c
+		case c.pipe != "" && joined.pipe != "":
+			done = append(done, joined.String())
+			joined = c
+		default:
+			joined.args += " --next " + strings.TrimPrefix(c.args, "curl ")
+			joined.pipe += c.pipe
 		}
-		pipe, joined = "", ""
 	}
-	for _, l := range lines {
-		p, cmd := splitPipe(l)
-		if !strings.HasPrefix(cmd, "curl ") {
-			flush()
-			done = append(done, l)
-			continue
-		}
-		if p != "" && pipe != "" {
-			flush() // curl has one input
-		}
-		if p != "" {
-			pipe = p
-		}
-		if joined == "" {
-			joined = cmd
-			continue
-		}
-		joined += " --next " + strings.TrimPrefix(cmd, "curl ")
-	}
-	flush()
-	return strings.Join(done, "\n")
-}
-
-// splitPipe splits a curl line that reads its body from printf into the printf and curl
-// parts ("printf '...' | ", "curl ..."); printfFormat's format holds no single quote.
-func splitPipe(line string) (pipe, cmd string) {
-	if !strings.HasPrefix(line, "printf '") {
-		return "", line
-	}
-	end := strings.Index(line[len("printf '"):], "' | ")
-	if end < 0 {
-		return "", line
-	}
-	cut := len("printf '") + end + len("' | ")
-	return line[:cut], line[cut:]
+	return strings.Join(append(done, joined.String()), "\n")
 }
 
 // sentBody is the body req was sent with (none: nil).

@@ -12,9 +12,17 @@ import (
 	"github.com/petstore/petstore/conformance/report"
 )
 
+// curlCmd is a command that repeats one request: curl's arguments, and the printf that
+// writes a body curl reads from its input (--data-binary @-), if there is one.
+type curlCmd struct{ pipe, args string }
+
+func (c curlCmd) String() string { return c.pipe + c.args }
+
 // curl writes a command that repeats req; the key and every other secret given come from
 // the environment ($PETSTORE_API_KEY, $PETSTORE_HEADER_1: Secrets.Vars).
-func (s *Session) curl(req *http.Request, body []byte) string {
+func (s *Session) curl(req *http.Request, body []byte) string { return s.curlCmd(req, body).String() }
+
+func (s *Session) curlCmd(req *http.Request, body []byte) curlCmd {
 	var b strings.Builder
 	b.WriteString("curl -sS -i")
 	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
@@ -61,7 +69,7 @@ func (s *Session) curl(req *http.Request, body []byte) string {
 		b.WriteString(" -H 'Content-Length: 0'")
 	}
 	b.WriteString(" " + s.red.shellQuote(s.red.url(req.URL)))
-	return pipe + b.String()
+	return curlCmd{pipe: pipe, args: b.String()}
 }
 
 // unprintable reports whether body holds bytes that are not UTF-8 or control characters

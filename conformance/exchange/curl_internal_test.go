@@ -63,12 +63,12 @@ func TestUnprintable(t *testing.T) {
 // Requests on one connection are one curl command; the one that reads its body from printf
 // has the printf in front of the whole command.
 func TestOnOneConnection(t *testing.T) {
-	binary := `printf '\037\213x' | curl -sS -i --data-binary @- 'http://h/v1/pets'`
-	plain := `curl -sS -i 'http://h/v1/pets'`
-	assert.Equal(t, `curl -sS -i 'http://h/v1/pets' --next -sS -i 'http://h/v1/pets'`, onOneConnection([]string{plain, plain}))
+	binary := curlCmd{pipe: `printf '\037\213x' | `, args: `curl -sS -i --data-binary @- 'http://h/v1/pets'`}
+	plain := curlCmd{args: `curl -sS -i 'http://h/v1/pets'`}
+	assert.Equal(t, `curl -sS -i 'http://h/v1/pets' --next -sS -i 'http://h/v1/pets'`, onOneConnection([]curlCmd{plain, plain}))
 	assert.Equal(t, `printf '\037\213x' | curl -sS -i --data-binary @- 'http://h/v1/pets' --next -sS -i 'http://h/v1/pets'`,
-		onOneConnection([]string{binary, plain}))
+		onOneConnection([]curlCmd{binary, plain}))
 	assert.Equal(t, `printf '\037\213x' | curl -sS -i 'http://h/v1/pets' --next -sS -i --data-binary @- 'http://h/v1/pets'`,
-		onOneConnection([]string{plain, binary}))
-	assert.Equal(t, binary+"\n"+binary, onOneConnection([]string{binary, binary}), "curl has one input")
+		onOneConnection([]curlCmd{plain, binary}))
+	assert.Equal(t, binary.String()+"\n"+binary.String(), onOneConnection([]curlCmd{binary, binary}), "curl has one input")
 }

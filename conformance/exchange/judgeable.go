@@ -223,7 +223,7 @@ type closes struct {
 type lastAnswer struct {
 	status       int
 	method, path string
-	curl         func() string
+	curl         func() curlCmd
 	// req is the request as sent (its body again from GetBody), for a later request on the
 	// same connection that its answer may have to be explained by (Recorder.Confirm); before
 	// is the answer before it on the connection, kept maxChain deep.
@@ -347,7 +347,7 @@ func (c *closes) record(a lastAnswer) {
 	}
 	cl, ok := c.seen[key]
 	if !ok {
-		cl = &report.ConnectionClose{After: key, Curl: a.curl()}
+		cl = &report.ConnectionClose{After: key, Curl: a.curl().String()}
 		c.seen[key] = cl
 		c.keys = append(c.keys, key)
 	}

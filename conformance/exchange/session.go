@@ -369,14 +369,14 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 		body = body[:maxResponseBytes]
 	}
 	s.noteOwned(req, rt, resp.StatusCode, body)
-	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, closeSaid: resp.Close, at: time.Now(), req: req, before: rt.before, depth: depthOf(rt.before), curl: func() string {
+	s.closes.answered(conn, lastAnswer{status: resp.StatusCode, method: req.Method, path: req.URL.Path, closeSaid: resp.Close, at: time.Now(), req: req, before: rt.before, depth: depthOf(rt.before), curl: func() curlCmd {
 		var sent []byte
 		if req.GetBody != nil {
 			if rc, err := req.GetBody(); err == nil {
 				sent, _ = io.ReadAll(rc)
 			}
 		}
-		return s.curl(req, sent)
+		return s.curlCmd(req, sent)
 	}})
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, body, truncated, nil
@@ -491,14 +491,14 @@ func (a *answeredExchange) build() report.Exchange {
 		ex := a.s.exchange(b.req, sentBody(b.req))
 		ex.Response = &report.ExchangeResponse{Status: b.status}
 		// Every request from the one blamed to this one, on one connection.
-		var lines []string
+		var lines []curlCmd
 		for n := a.before; n != nil; n = n.before {
-			lines = append([]string{n.curl()}, lines...)
+			lines = append([]curlCmd{n.curl()}, lines...)
 			if n == b {
 				break
 			}
 		}
-		ex.Curl = onOneConnection(append(lines, a.s.curl(&a.req, a.reqBody)))
+		ex.Curl = onOneConnection(append(lines, a.s.curlCmd(&a.req, a.reqBody)))
 		return ex
 	}
 	ex := a.s.exchange(&a.req, a.reqBody)
