@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +72,32 @@ func refuseMediaParameters(h http.Handler) http.Handler {
 			return
 		}
 		h.ServeHTTP(w, r)
+	})
+}
+
+// refuseAtTheHTTPLayer makes the other open choices of the values a front server or an HTTP
+// layer answers on its own (docs/anatomy.md): a method it does not know gets 501 whatever the
+// key; with a valid key, more than 100 header fields get 431, a bad percent-escape or more than
+// 1000 query parameters 400, and an If-Match no animal matches 412, each as an Error record.
+func refuseAtTheHTTPLayer(h http.Handler) http.Handler {
+	known := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, badQuery := url.ParseQuery(r.URL.RawQuery)
+		ifMatch := r.Header.Get("If-Match")
+		switch {
+		case !slices.Contains(known, r.Method):
+			errorReply(w, http.StatusNotImplemented, "not_implemented", "unknown method")
+		case !authorized(r):
+			h.ServeHTTP(w, r)
+		case len(r.Header) > 100:
+			errorReply(w, http.StatusRequestHeaderFieldsTooLarge, "too_many_fields", "at most 100 header fields")
+		case badQuery != nil, strings.Count(r.URL.RawQuery, "&") >= 1000:
+			errorReply(w, http.StatusBadRequest, "bad_query", "the query cannot be read")
+		case r.Method == http.MethodGet && ifMatch != "" && ifMatch != "*":
+			errorReply(w, http.StatusPreconditionFailed, "precondition_failed", "no animal matches")
+		default:
+			h.ServeHTTP(w, r)
+		}
 	})
 }
 
@@ -187,6 +214,7 @@ func TestOpenChoicesBothWays(t *testing.T) {
 		{"unknown properties refused", refuseUnknownProperties},
 		{"a charset parameter refused", refuseMediaParameters},
 		{"an out-of-range limit clamped", clampLimit},
+		{"the HTTP layer's refusals as Error records", refuseAtTheHTTPLayer},
 		{"empty, blank, control-character and long names accepted", anyName},
 		{"unknown categories refused", knownCategories},
 		{"categories up to 5 and 0 and below taken, larger ones refused", knownCategoriesTable},

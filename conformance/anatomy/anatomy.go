@@ -120,6 +120,10 @@ type Value struct {
 	Allows []int
 	// Level: when the value is sent.
 	Level Level
+	// Ops, when set, limits the value to these operations (operationIds) within its part's:
+	// a value the HTTP layer or a front server answers the same on every path (an unknown
+	// method, a hundred more fields) costs one operation, not each.
+	Ops []string
 	// Why says what the interface document makes of this value, when it differs from the
 	// part's Why.
 	Why string
@@ -165,6 +169,10 @@ type Part struct {
 	// the request's own (the method in Value.Text, after "=" for a query parameter): it is
 	// sent only where that method would touch the run's own animals, or change nothing.
 	MethodOverride bool
+	// NotImplemented: the standard answers a value of the part the server does not
+	// recognise with 501 Not Implemented (an unknown method, RFC 9110 §15.6.2): a 501 with an
+	// Error body is an answer there, not a server error.
+	NotImplemented bool
 	// NotSent, when set, says why the part is recorded but not sent (it needs a raw
 	// connection the run does not open, say).
 	NotSent string

@@ -141,7 +141,7 @@ func writeCounts(w io.Writer, parts []Part, level Level) {
 	}
 	fmt.Fprintf(w, "%d %s (%s), %d of them of unsafe parts.", total, what, strings.Join(by, ", "), unsafe)
 	if level == LevelDefault {
-		fmt.Fprint(w, " Each is sent in every operation its part applies to, once with the key and once without.")
+		fmt.Fprint(w, " Each is sent in every operation its part applies to (or those its value names), once with the key and once without.")
 	}
 	fmt.Fprint(w, "\n\n")
 }
@@ -158,6 +158,9 @@ func partCell(p Part) string {
 	}
 	if p.Unsafe {
 		notes = append(notes, "unsafe")
+	}
+	if p.NotImplemented {
+		notes = append(notes, "a 501 with an Error body is an answer")
 	}
 	if len(p.Interacts) > 0 {
 		notes = append(notes, "with "+strings.Join(p.Interacts, ", ")+": "+escape(p.InteractsWhy))
@@ -187,6 +190,9 @@ func valuesCell(p Part, level Level) string {
 		}
 		if len(v.Allows) > 0 {
 			line += " (success, or only " + strings.ReplaceAll(strings.Trim(fmt.Sprint(v.Allows), "[]"), " ", ", ") + ")"
+		}
+		if len(v.Ops) > 0 {
+			line += " (only " + strings.Join(v.Ops, ", ") + ")"
 		}
 		if v.Covered != "" {
 			line += " — sent by " + escape(v.Covered)

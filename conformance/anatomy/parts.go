@@ -69,6 +69,12 @@ func allows(v Value, statuses ...int) Value {
 	return v
 }
 
+// on limits a value to these operations (Value.Ops).
+func on(v Value, ops ...string) Value {
+	v.Ops = ops
+	return v
+}
+
 // covered marks a value another family of generated cases sends already (Value.Covered).
 func covered(v Value, by string) Value {
 	v.Covered = by

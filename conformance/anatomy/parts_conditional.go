@@ -25,7 +25,7 @@ func conditionalParts() []Part {
 			Why:     cond,
 			Values: []Value{
 				val("any", ordinary, "If-Match: *", "*"),
-				val("tag", odd, `If-Match: "conformance" (matches nothing)`, `"conformance"`),
+				def(on(val("tag", odd, `If-Match: "conformance" (matches nothing)`, `"conformance"`), getPet)),
 			},
 		},
 		{

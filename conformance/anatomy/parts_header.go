@@ -187,7 +187,7 @@ func headerParts() []Part {
 				as(Open, def(val("16k", oversized, "a 16 KiB field (Node's 16 KiB header limit, HAProxy tune.bufsize 16384)", pad(16<<10))), docSize),
 				as(Open, val("64k", oversized, "a 64 KiB field (Kestrel's 32 KB of headers, Envoy's 60 KiB)", pad(64<<10)), docSize),
 				as(Open, val("1m", oversized, "a 1 MiB field (Go's DefaultMaxHeaderBytes)", pad(1<<20)), docSize),
-				as(Open, fields(val("101-fields", oversized, "101 more fields (Apache LimitRequestFields 100, Kestrel 100)", ""), manyFields(101)...), docSize),
+				as(Open, def(on(fields(val("130-fields", oversized, "130 more fields (Apache LimitRequestFields 100, Kestrel 100, Starman's parser about 128)", ""), manyFields(130)...), listPets)), docSize),
 			},
 		},
 		{

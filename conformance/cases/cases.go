@@ -67,7 +67,9 @@ type Mutation struct {
 	elsewhere bool
 	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses).
 	allows []int
-	apply  func(*Request)
+	// notImplemented marks a value the standard answers with 501 (Case.NotImplemented).
+	notImplemented bool
+	apply          func(*Request)
 }
 
 // Case is one request of a family, with its verdict.
@@ -108,6 +110,10 @@ type Case struct {
 	// Elsewhere marks a case whose request is another than the operation's (another method,
 	// another host): a success is that resource's answer, not judged as the operation's.
 	Elsewhere bool
+	// NotImplemented marks a case whose request the standard answers with 501 Not Implemented
+	// where the server does not recognise it (a method, RFC 9110 §15.6.2): a 501 with an
+	// Error body is an answer, not a server error.
+	NotImplemented bool
 
 	mutations []Mutation
 	base      Request
@@ -142,6 +148,7 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
 		c.RangeProbe = len(ms) == 1 && m.rangeProbe
 		c.Elsewhere = c.Elsewhere || m.elsewhere
+		c.NotImplemented = c.NotImplemented || m.notImplemented
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
 		}

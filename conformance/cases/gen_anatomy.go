@@ -92,7 +92,7 @@ func (g *Generator) anatomyMutations(op spec.Operation, p anatomy.Part) []Mutati
 	}
 	var out []Mutation
 	for _, v := range p.Values {
-		if v.Covered != "" || v.Level == anatomy.LevelDeep && g.depth < DepthDeep {
+		if v.Covered != "" || v.Level == anatomy.LevelDeep && g.depth < DepthDeep || len(v.Ops) > 0 && !slices.Contains(v.Ops, op.ID) {
 			continue
 		}
 		own, ok := anatomySafe(op, p, v)
@@ -119,7 +119,7 @@ func (g *Generator) anatomyMutations(op spec.Operation, p anatomy.Part) []Mutati
 		if p.Should || meaning == anatomy.Fault && strings.HasPrefix(why, "SHOULD") {
 			m = should(m)
 		}
-		m.elsewhere, m.allows = addressesElsewhere(p), v.Allows
+		m.elsewhere, m.allows, m.notImplemented = addressesElsewhere(p), v.Allows, p.NotImplemented
 		out = append(out, m)
 	}
 	return out

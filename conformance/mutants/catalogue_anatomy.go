@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"strconv"
@@ -130,6 +131,70 @@ func anatomyMutants(*facts) []Mutant {
 				r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
 			}),
 		},
+		{
+			Name: "get-front-method-html",
+			Fault: "A front server answers a method it does not know (TRACE, PETS, a lower-case get) itself, with its own text/html 405 page " +
+				"before the application reads the key (nginx and Apache in front of Dancer2 and Symfony, zoo/FINDINGS.md dancer-4, dancer-5, sym-6).",
+			Catch: []string{"getPet/cases-anatomy"},
+			Wrap: frontPage(func(r *http.Request) bool {
+				return !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, r.Method)
+			}, http.StatusMethodNotAllowed),
+		},
+		{
+			Name:  "list-front-fields-html",
+			Fault: "More than 100 header fields are refused by the front server with its text/html 400 page (Apache LimitRequestFields, zoo/FINDINGS.md sym-8).",
+			Catch: []string{"listPets/cases-anatomy"},
+			Wrap:  frontPage(func(r *http.Request) bool { return len(r.Header) > 100 }, http.StatusBadRequest),
+		},
+		{
+			Name: "get-if-match-412-empty",
+			Fault: "GET with an If-Match no animal matches is answered 412 with an empty application/json body: the front server evaluates the " +
+				"precondition on the application's answer and drops its body (Apache over FastCGI, zoo/FINDINGS.md sym-16).",
+			Catch: []string{"getPet/cases-anatomy"},
+			Wrap: kit.Respond(func(r *http.Request) bool {
+				return kit.IsGet(r) && r.Header.Get("If-Match") != "" && r.Header.Get("If-Match") != "*"
+			},
+				func(_ *http.Request, rp *kit.Reply) {
+					rp.Status, rp.Body = http.StatusPreconditionFailed, nil
+				}),
+		},
+		{
+			Name: "list-input-vars-1000",
+			Fault: "Query parameters after the 1000th are dropped without a word (PHP max_input_vars, qs parameterLimit): a limit sent after " +
+				"1000 other parameters is not applied (zoo/FINDINGS.md sym-5).",
+			Catch: []string{"listPets/cases-anatomy"},
+			Wrap: kit.Request(kit.IsList, func(r *http.Request) {
+				if pairs := strings.Split(r.URL.RawQuery, "&"); len(pairs) > 1000 {
+					r.URL.RawQuery = strings.Join(pairs[:1000], "&")
+				}
+			}),
+		},
+		{
+			Name: "list-bad-escape-500-first",
+			Fault: "A bad percent-escape in the query (%zz) makes the query parser raise before the key is read: 500, with or without a key " +
+				"(Rack under Grape, zoo/FINDINGS.md grape-10).",
+			Catch: []string{"listPets/cases-anatomy"},
+			Wrap: kit.CrashWhen(func(r *http.Request) bool {
+				_, err := url.ParseQuery(r.URL.RawQuery)
+				return kit.IsList(r) && err != nil
+			}),
+		},
+	}
+}
+
+// frontPage answers the requests when selects with status and a front server's text/html
+// page, before the application (and its key check) sees them.
+func frontPage(when func(*http.Request) bool, status int) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !when(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+			w.WriteHeader(status)
+			_, _ = io.WriteString(w, "<html><head><title>"+http.StatusText(status)+"</title></head><body><h1>"+http.StatusText(status)+"</h1></body></html>\n")
+		})
 	}
 }
 
