@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,4 +61,53 @@ func TestCombinationAnsweredOtherwiseThanItsKeyIsItsOwnFinding(t *testing.T) {
 		noKeyLimit = noKeyLimit || strings.HasPrefix(f.Case, "no Authorization header; limit=")
 	}
 	assert.True(t, noKeyLimit, "no key and a limit out of range got 400: %v", combined)
+}
+
+// The listing always answers 500 (a record that breaks the serialisation of every page
+// holding it), and a petId with an underscore between its digits is read as the number
+// without it (Ruby's Integer()): /pets/0_1 is animal 1. Preparation cannot list; it creates
+// the animal the getPet rules need, known by its 201 answer, and they run: the petId with an
+// underscore fails getPet/cases-path. The listing's own rules still fail on its 500, and a
+// rule that needs what the listing shows says why it could not be judged.
+func TestBrokenListingDoesNotHideGetPet(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case kit.IsList(r) && authorized(r):
+			kit.Fail(w, http.StatusInternalServerError, "internal", "cannot serialise a record")
+			return
+		case kit.IsGet(r):
+			if id := path.Base(r.URL.Path); strings.Trim(id, "0123456789_") == "" && strings.Contains(id, "_") {
+				r = kit.WithPath(r, path.Dir(r.URL.Path)+"/"+strings.TrimLeft(strings.ReplaceAll(id, "_", ""), "0"))
+			}
+		}
+		ref.ServeHTTP(w, r)
+	})
+	rep := run(t, serve(t, h), conformance.Options{Seed: 1,
+		Only: []string{"getPet/cases-path", "getPet/listed-returned", "getPet/deprecation-headers", "listPets/default-limit", "listPets/limit-max", "listPets/bare-array"}})
+	res, _ := rep.Result("getPet/cases-path")
+	require.Equal(t, conformance.Fail, res.Status, res.Reason)
+	var underscore bool
+	for _, f := range res.Failures {
+		underscore = underscore || strings.Contains(f.Case, "with an underscore between digits") && f.Actual == "200 OK"
+	}
+	assert.True(t, underscore, "the petId with an underscore got the animal: %v", res.Failures)
+	assert.NotContains(t, res.Reason, "preparation failed")
+	dep, _ := rep.Result("getPet/deprecation-headers")
+	assert.Equal(t, conformance.Pass, dep.Status, dep.Reason)
+	for _, id := range []string{"listPets/default-limit", "listPets/limit-max", "listPets/bare-array"} {
+		res, _ := rep.Result(id)
+		assert.Equal(t, conformance.Fail, res.Status, "%s: the listing's own rule meets its 500: %s", id, res.Reason)
+	}
+	listed, _ := rep.Result("getPet/listed-returned")
+	assert.Equal(t, conformance.Error, listed.Status, "an animal as listed cannot be had from a broken listing")
+	assert.Contains(t, listed.Reason, "the listing answered wrongly")
+	assert.Contains(t, listed.Reason, "500")
+	assert.Equal(t, 1, rep.AnimalsCreated, "one animal, for the rules that ask for one by id")
+
+	// Read-only, nothing is created, and the getPet rules could not be judged, as before.
+	rep = run(t, serve(t, h), conformance.Options{Seed: 1, ReadOnly: true, Only: []string{"getPet/cases-path"}})
+	res, _ = rep.Result("getPet/cases-path")
+	assert.Equal(t, conformance.Error, res.Status, res.Reason)
+	assert.Zero(t, rep.AnimalsCreated)
 }
