@@ -64,7 +64,7 @@ func (r *runner) prepare() error {
 	r.report.AnimalsFound = len(pets)
 	defer func() { r.fixture.Empty = r.empty }()
 	if err := r.listByStatus(need, r.fixture); err != nil {
-		r.prepErr = r.sess.Redact(err.Error())
+		r.prepErr = r.prepareBeside(r.sess.Redact(err.Error()))
 		return nil
 	}
 	if r.opts.ReadOnly {
@@ -82,21 +82,20 @@ func (r *runner) prepare() error {
 }
 
 // prepareBeside prepares, beside a listing that answered wrongly (why), what the rules
-// that need no listing need (an animal to ask for by id): it creates those animals, within
-// --max-creates, and they are the fixture, known by their 201 answers (a broken listing
-// cannot show them). The listing's own rules still meet its fault, and the rules that need
-// what it shows say why they could not be judged (unprepared). It returns why preparation
-// failed, "" when the fixture holds what those rules need.
+// that need no listing need (an animal to ask for by id): it creates what the listed animals
+// fall short of, within --max-creates, known by their 201 answers (a broken listing cannot
+// show them). The listing's own rules still meet its fault, and the rules that need what it
+// shows say why they could not be judged (unprepared). It returns why preparation failed, ""
+// when the fixture holds what those rules need.
 func (r *runner) prepareBeside(why string) string {
-	if r.opts.ReadOnly {
+	switch plan := r.plan(r.needOf(func(rule Rule) bool { return !rule.Needs.OfListing() })); {
+	case len(plan) == 0:
+	case r.opts.ReadOnly || r.sess.Created()+int64(len(plan)) > int64(r.opts.MaxCreates):
 		return why
-	}
-	plan := r.plan(r.needOf(func(rule Rule) bool { return !rule.Needs.OfListing() }))
-	if len(plan) == 0 || r.sess.Created()+int64(len(plan)) > int64(r.opts.MaxCreates) {
-		return why
-	}
-	if _, err := r.createAll(plan); err != nil {
-		return why + "; creating the animals the other rules need failed too: " + r.sess.Redact(err.Error())
+	default:
+		if _, err := r.createAll(plan); err != nil {
+			return why + "; creating the animals the other rules need failed too: " + r.sess.Redact(err.Error())
+		}
 	}
 	r.listErr = why
 	return ""
