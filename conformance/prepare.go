@@ -268,7 +268,7 @@ func (r *runner) unprepared(n Needs) string {
 	case r.prepErr != "":
 		return "preparation failed: " + r.prepErr
 	case r.listErr != "" && n.OfListing():
-		return "needs what the listing shows, and the listing answered wrongly (the animals preparation created stand in for it only to be asked for by id): " + r.listErr
+		return "needs what a listing shows, and preparation's listing answered wrongly: " + r.listErr
 	}
 	return ""
 }
