@@ -26,9 +26,10 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Status, res.Reason, res.Inapplicable = Skip, reason, r.inapplicable(rule)
 		return res
 	}
-	// When preparation failed (or the listing it needs answered wrongly), a rule that
-	// needed animals still runs on what the store holds: what its requests show without the fixture (at most the limit, the filter
-	// exact, Error bodies) is judged; if that shows no fault, the rule could not be judged.
+	// When preparation failed (or a listing whose animals it needs answered wrongly), a rule
+	// that needed animals still runs on what the store holds: what its requests show without
+	// the fixture (at most the limit, the filter exact, Error bodies) is judged; if that shows
+	// no fault, the rule could not be judged.
 	why := r.unprepared(rule.Needs)
 	unprepared := why != ""
 	// A hand-written rule creates at most two animals: it starts only if both fit.
