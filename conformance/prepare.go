@@ -57,14 +57,14 @@ func (r *runner) prepare() error {
 			}
 			return fmt.Errorf("conformance: %s: %w: %s", r.report.Target, err, hint)
 		}
-		r.prepErr = r.sess.Redact(err.Error())
+		r.prepErr = r.prepareBeside(r.sess.Redact(err.Error()))
 		return nil
 	}
 	r.fixture.Pets = pets
 	r.report.AnimalsFound = len(pets)
 	defer func() { r.fixture.Empty = r.empty }()
 	if err := r.listByStatus(need, r.fixture); err != nil {
-		r.prepErr = r.sess.Redact(err.Error())
+		r.prepErr = r.prepareBeside(r.sess.Redact(err.Error()))
 		return nil
 	}
 	if r.opts.ReadOnly {
@@ -79,6 +79,26 @@ func (r *runner) prepare() error {
 		r.prepErr = fmt.Sprintf("created animals not visible in the listing after %s", cases.VisibleWithin)
 	}
 	return nil
+}
+
+// prepareBeside prepares, beside a listing that answered wrongly (why), what the rules
+// that need no listing need (an animal to ask for by id): it creates what the listed animals
+// fall short of, within --max-creates, known by their 201 answers (a broken listing cannot
+// show them). The listing's own rules still meet its fault, and the rules that need what it
+// shows say why they could not be judged (unprepared). It returns why preparation failed, ""
+// when the fixture holds what those rules need.
+func (r *runner) prepareBeside(why string) string {
+	switch plan := r.plan(r.needOf(func(rule Rule) bool { return !rule.Needs.OfListing() })); {
+	case len(plan) == 0:
+	case r.opts.ReadOnly || r.sess.Created()+int64(len(plan)) > int64(r.opts.MaxCreates):
+		return why
+	default:
+		if _, err := r.createAll(plan); err != nil {
+			return why + "; creating the animals the other rules need failed too: " + r.sess.Redact(err.Error())
+		}
+	}
+	r.listErr = why
+	return ""
 }
 
 // plan lists the status of every animal preparation creates, in order: each status's
@@ -145,10 +165,15 @@ func (r *runner) createAll(plan []string) ([]map[string]any, error) {
 // animals): their exact-count checks (limit-max-full) would otherwise make every run against
 // a service that pages below the limit create the same shortfall again.
 func (r *runner) need() Needs {
+	return r.needOf(func(Rule) bool { return true })
+}
+
+// needOf is need over the selected rules for which keep holds.
+func (r *runner) needOf(keep func(Rule) bool) Needs {
 	var need Needs
 	lax := int(r.facts.Limit.Default) + 1
 	for _, rule := range r.rules {
-		if rule.Creates && r.opts.ReadOnly {
+		if rule.Creates && r.opts.ReadOnly || !keep(rule) {
 			continue
 		}
 		n := rule.Needs
@@ -233,10 +258,25 @@ func (r *runner) awaitVisible(need Needs, created []map[string]any) bool {
 	return true
 }
 
+// unprepared says why the fixture may not hold what n asks for, "" when preparation saw to
+// it: preparation failed, or the listing answered wrongly and n is of what it shows. A rule
+// so unprepared still runs, and judges what its requests show without the fixture.
+func (r *runner) unprepared(n Needs) string {
+	switch {
+	case n == Needs{}:
+		return ""
+	case r.prepErr != "":
+		return "preparation failed: " + r.prepErr
+	case r.listErr != "" && n.OfListing():
+		return "needs what a listing shows, and preparation's listing answered wrongly: " + r.listErr
+	}
+	return ""
+}
+
 // unmet says which need the fixture does not meet, or "".
 func (r *runner) unmet(n Needs) string {
-	if r.prepErr != "" {
-		return "" // reported as an Error with the preparation's reason
+	if r.unprepared(n) != "" {
+		return "" // reported as an Error with the reason
 	}
 	ro := ""
 	if r.opts.ReadOnly {

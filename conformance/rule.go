@@ -26,10 +26,12 @@ func (r *runner) run(rule Rule) (res Result) {
 		res.Status, res.Reason, res.Inapplicable = Skip, reason, r.inapplicable(rule)
 		return res
 	}
-	// When preparation failed, a rule that needed animals still runs on what the store
-	// holds: what its requests show without the fixture (at most the limit, the filter
-	// exact, Error bodies) is judged; if that shows no fault, the rule could not be judged.
-	unprepared := r.prepErr != "" && (rule.Needs != Needs{})
+	// When preparation failed (or a listing whose animals it needs answered wrongly), a rule
+	// that needed animals still runs on what the store holds: what its requests show without
+	// the fixture (at most the limit, the filter exact, Error bodies) is judged; if that shows
+	// no fault, the rule could not be judged.
+	why := r.unprepared(rule.Needs)
+	unprepared := why != ""
 	// A hand-written rule creates at most two animals: it starts only if both fit.
 	if rule.Creates {
 		release := r.reserve(2)
@@ -74,10 +76,10 @@ func (r *runner) run(rule Rule) (res Result) {
 	case len(res.Failures) > 0:
 		res.Status, res.Reason = r.failStatus(res)
 		if unprepared {
-			res.Reason += " (judged without the animals it needed: preparation failed: " + r.prepErr + ")"
+			res.Reason += " (judged without the animals it needed: " + why + ")"
 		}
 	case unprepared:
-		res.Status, res.Reason = Error, "preparation failed: "+r.prepErr
+		res.Status, res.Reason = Error, why
 	case skipped != "":
 		res.Status, res.Reason = Skip, skipped
 	default:

@@ -179,6 +179,9 @@ type runner struct {
 	sess        *exchange.Session
 	fixture     *Fixture
 	prepErr     string // why preparation failed, for the rules that needed it
+	// listErr: the listing answered wrongly, and the fixture holds the animals preparation
+	// created instead; the rules that need what the listing shows run unprepared.
+	listErr string
 	// empty is the first listing preparation made that held no animal.
 	empty     *cases.Listing
 	emptyOnce sync.Once

@@ -160,10 +160,15 @@ func (r *run) judgeSuccess(k Case, body []byte) {
 		}
 		raw := k.Request.Path[strings.LastIndex(k.Request.Path, "/")+1:]
 		asked, _ := url.PathUnescape(raw)
+		id, _ := judge.IDOf(pet)
 		if n, ok := new(big.Int).SetString(asked, 10); ok {
-			if id, _ := judge.IDOf(pet); !judge.NumEqual(id, n.String()) {
+			if !judge.NumEqual(id, n.String()) {
 				r.expectf(report.Must, "the animal with id "+n.String(), "id "+id, "getPet answered another animal than the one asked for (4.3)")
 			}
+		} else if q, ok := new(big.Rat).SetString(asked); ok && !q.IsInt() {
+			// A fraction names no int64, so no animal has it: whatever the answer to such a
+			// path (open), an animal is not (a parser that drops ".5" answers animal 1).
+			r.expectf(report.Must, "no animal: no id is "+asked, "id "+id, "getPet answered animal %s for %s, which no animal's id can be (4.3: ids are int64)", id, asked)
 		}
 	}
 }

@@ -61,6 +61,9 @@ type run struct {
 	// refused gathers the family's, in the order merged.
 	refusal *refusal
 	refused []refusal
+	// alone holds the status each single variant that failed got, by case name: what a
+	// combination holding a rejected key is compared with.
+	alone map[string]int
 }
 
 // Run sends every case of f on up to the budget's workers, judges each answer by its case's
@@ -78,24 +81,31 @@ func (f *Family) Run(env Env, to Sender) (out Outcome) {
 	}
 	ks := f.draw(r.generator(), env.Budget.Seed)
 	var probes []probe
-	// The single variants go first; a combination holds a rejected key whose single variant
-	// has failed already only repeats that finding, so it is not sent.
+	// The single variants go first, then the combinations. One that holds a rejected key
+	// whose single variant failed (which never happens on a conforming service) is judged
+	// against that key's answer: the same status is that finding, reported once, another
+	// status is a finding of its own; where the key alone got a success, the service does
+	// not check it, and whatever the combination gets repeats that finding, so it is not sent.
 	singles, combos := splitCombinations(ks, f.around)
-	failed := map[string]bool{}
+	r.alone = map[string]int{}
 	send := func(part []Case) {
 		for _, o := range r.runCases(part) {
 			if part[o.index].RangeProbe {
 				probes = append(probes, probe{part[o.index], o.lastStatus, o.lastExchange})
 			}
-			failed[part[o.index].Name] = o.failed
+			if o.failed && o.lastStatus != 0 {
+				r.alone[part[o.index].Name] = o.lastStatus
+			}
 		}
 	}
 	send(singles)
 	if len(combos) > 0 && r.to.Answered() {
-		rest := slices.DeleteFunc(slices.Clone(combos), func(k Case) bool { return repeatsFailure(k, failed) })
+		rest := slices.DeleteFunc(slices.Clone(combos), func(k Case) bool {
+			return slices.ContainsFunc(keyAnswers(k, r.alone), func(st int) bool { return st/100 == 2 })
+		})
 		if n := len(combos) - len(rest); n > 0 {
 			r.skipped += n
-			r.skipWhy = "a combination holding a key that already fails alone repeats that finding"
+			r.skipWhy = "a combination holding a key that alone got a success (the key is not checked) repeats that finding"
 		}
 		send(rest)
 	}
@@ -120,24 +130,30 @@ func splitCombinations(ks []Case, around bool) (singles, combos []Case) {
 	return singles, combos
 }
 
-// repeatsFailure: k holds a rejected key, or the key offered elsewhere, whose single variant
-// failed.
-func repeatsFailure(k Case, failed map[string]bool) bool {
+// keyAnswers are the statuses that the rejected key k holds (and the key offered elsewhere
+// too) got as single variants, of those that failed alone.
+func keyAnswers(k Case, alone map[string]int) []int {
+	var out []int
 	for _, m := range k.Mutations() {
-		switch {
-		case m.Part == "auth" && failed[m.Name]:
-			return true
-		case m.Part == "auth.elsewhere" && failed["key-in-"+strings.TrimPrefix(m.Name, "also-")]:
-			return true
+		name := m.Name
+		switch m.Part {
+		case "auth":
+		case "auth.elsewhere":
+			name = "key-in-" + strings.TrimPrefix(m.Name, "also-")
+		default:
+			continue
+		}
+		if st := alone[name]; st != 0 {
+			out = append(out, st)
 		}
 	}
-	return false
+	return out
 }
 
 // fork is a copy of r for one case: its own recorder and counts, the same settings.
 func (r *run) fork() (*run, func()) {
 	to, merge := r.to.Fork()
-	return &run{Env: r.Env, fam: r.fam, to: to}, merge
+	return &run{Env: r.Env, fam: r.fam, to: to, alone: r.alone}, merge
 }
 
 // caseOutcome is what one case showed, once merged into the family's recorder.
@@ -261,7 +277,17 @@ func (r *run) runCase(k Case) bool {
 			r.lastStatus, r.sent, r.refusal = sub.lastStatus, k.Name, sub.refusal
 			return r.account()
 		}
-		k = r.shrunk(k, level)
+		got, alone := sub.lastStatus, keyAnswers(k, r.alone)
+		if slices.Contains(alone, got) {
+			// The answer its rejected key got alone: that finding, which the single
+			// variant reports; the combination is counted as sent, not reported again.
+			r.sent = k.Name
+			return r.account()
+		}
+		k = r.shrunk(k, level, got)
+		if len(alone) > 0 {
+			k.Words += fmt.Sprintf(" (alone, the key got %s: this is another answer)", report.StatusText(alone[0]))
+		}
 		r.to.SetCase(k.Words, k.Section, k.Verdict.String(), k.Reason)
 	}
 	r.sent = k.Name
@@ -282,9 +308,11 @@ func (r *run) account() bool {
 	return r.to.Answered()
 }
 
-// shrunk is k, which failed at level, as its smallest failing form, its words saying what
-// it was shrunk from.
-func (r *run) shrunk(k Case, level report.Severity) Case {
+// shrunk is k, which failed at level with an answer of status got, as its smallest failing
+// form, its words saying what it was shrunk from. A combination built around a rejected key
+// shrinks only to forms that get the same status: a part answered before the key names
+// itself in the status it gets, and a smaller form answered otherwise is another finding.
+func (r *run) shrunk(k Case, level report.Severity, got int) Case {
 	// A smaller form must fail as strongly: dropping a rejected field from a body that also
 	// holds bytes that are not UTF-8 must not turn a MUST into a SHOULD.
 	shrink := Shrink
@@ -292,13 +320,16 @@ func (r *run) shrunk(k Case, level report.Severity) Case {
 		shrink = ShrinkAround
 	}
 	small := shrink(k, func(cand Case) bool {
+		if st, ok := r.alone[cand.Name]; ok && r.fam.around {
+			return st == got // a single variant that failed alone: its answer is known
+		}
 		release, _ := r.mayCreate(cand.Creates)
 		if release == nil {
 			return false
 		}
 		defer release()
-		failed, got := r.probe(cand)
-		return failed && got <= level
+		failed, lvl, st := r.probe(cand)
+		return failed && lvl <= level && (!r.fam.around || st == got)
 	})
 	if len(small.Mutations()) < len(k.Mutations()) {
 		small.Words += fmt.Sprintf(" (shrunk from %d variants: %s)", len(k.Mutations()), k.Words)
@@ -306,13 +337,13 @@ func (r *run) shrunk(k Case, level report.Severity) Case {
 	return small
 }
 
-// probe judges k on a fork that is never merged, and reports whether it failed, and the
-// strongest level it failed at.
-func (r *run) probe(k Case) (bool, report.Severity) {
+// probe judges k on a fork that is never merged, and reports whether it failed, the
+// strongest level it failed at, and the status it got (0: none).
+func (r *run) probe(k Case) (bool, report.Severity, int) {
 	sub, _ := r.fork()
 	sub.judgeCase(k)
 	level, failed := sub.to.Strongest()
-	return failed, level
+	return failed, level, sub.lastStatus
 }
 
 // mayCreate returns the release of the room a case that creates claims (a no-op for one

@@ -36,7 +36,7 @@ func getRules(f *facts) []Rule {
 		{
 			ID: spec.OpGet + "/listed-returned", Section: "4.3", Severity: Must, Op: spec.OpGet,
 			Title: "an animal of the listing is returned by GET /pets/{petId} as listed (its documented fields)",
-			Needs: Needs{Animals: 1}, Expects: http.StatusOK,
+			Needs: Needs{Animals: 1, Listed: true}, Expects: http.StatusOK,
 			Run: func(c *Check) {
 				c.needPets(1)
 				pet := c.Fixture.Pets[0]

@@ -85,7 +85,7 @@ func listRules(f *facts) []Rule {
 			Run:   func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("limit", lo), lo, "") }},
 		// limit is a maximum (4.1): a service may page below it, so MUST asks only for at
 		// most the limit and not nothing; the full page is a SHOULD.
-		{ID: spec.OpList + "/limit-max", Section: "4.1; 8", Uses: usesMax, Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: 1},
+		{ID: spec.OpList + "/limit-max", Section: "4.1; 8", Uses: usesMax, Severity: Must, Op: spec.OpList, Expects: http.StatusOK, Needs: Needs{Animals: 1, Listed: true},
 			Title: fmt.Sprintf("limit=%d is accepted and returns at most %d animals, not none when animals exist", hi, hi),
 			Run:   func(c *Check) { listing(c, c.Auth.GET(list).WithQuery("limit", hi), hi, "") }},
 		// Needs the maximum itself: preparation counts what it creates, so a service that

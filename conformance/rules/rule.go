@@ -35,6 +35,15 @@ type Needs struct {
 	// OfStatus is the least number of animals of one status value (the first of the
 	// enumeration) the store must hold.
 	OfStatus int `json:"ofStatus,omitempty"`
+	// Listed says the animals must be ones the listing shows: animals the run created, known
+	// by their 201 answers only, do not stand in for them.
+	Listed bool `json:"listed,omitempty"`
+}
+
+// OfListing reports whether the needs are of what the listing shows: counts beyond one
+// animal, animals of a status, or an animal as listed. One animal to ask for by id is not.
+func (n Needs) OfListing() bool {
+	return n.Listed || n.Animals > 1 || n.PerStatus > 0 || n.OfStatus > 0
 }
 
 // Rule is one requirement of the interface, with the check that tests it.
