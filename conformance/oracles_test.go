@@ -282,3 +282,42 @@ func TestResentCreatesStayWithinMaxCreates(t *testing.T) {
 		assert.LessOrEqual(t, rep.AnimalsCreated, max)
 	}
 }
+
+// A create refused with a 500 that stores a record the service cannot serve breaks every
+// listing that holds it (zoo/FINDINGS.md glue-5 and glue-6): the refused-write oracle names
+// the create, though the animal cannot be found by its name.
+func TestRefusedCreateThatBreaksTheListing(t *testing.T) {
+	var broken atomic.Bool
+	wrap := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain") && authorized(r):
+				broken.Store(true) // a record without a name is stored, and its answer fails
+				errorReply(w, http.StatusInternalServerError, "internal", "name is required")
+			case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/pets") && broken.Load():
+				errorReply(w, http.StatusInternalServerError, "internal", "name is required")
+			default:
+				next.ServeHTTP(w, r)
+			}
+		})
+	}
+	opts := conformance.Options{Seed: 1, Only: []string{"createPet/cases-headers"}}
+	rep := run(t, serve(t, wrap(newReference(t, beforeSunset, reference.Config{}))), opts)
+	res, _ := rep.Result("createPet/cases-headers")
+	var blamed []string
+	for _, f := range res.Failures {
+		if strings.HasPrefix(f.Message, "a refused create broke the listing") {
+			blamed = append(blamed, f.Case)
+			assert.GreaterOrEqual(t, f.Exchange, 0)
+		}
+	}
+	assert.Equal(t, []string{"Content-Type: text/plain"}, blamed)
+
+	// A listing that answered wrongly before the cases blames no create.
+	broken.Store(true)
+	rep = run(t, serve(t, wrap(newReference(t, beforeSunset, reference.Config{}))), opts)
+	res, _ = rep.Result("createPet/cases-headers")
+	for _, f := range res.Failures {
+		assert.NotContains(t, f.Message, "a refused create broke the listing")
+	}
+}

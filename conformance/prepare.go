@@ -60,7 +60,7 @@ func (r *runner) prepare() error {
 		r.prepErr = r.prepareBeside(r.sess.Redact(err.Error()))
 		return nil
 	}
-	r.fixture.Pets = pets
+	r.fixture.Pets, r.fixture.Listed = pets, true
 	r.report.AnimalsFound = len(pets)
 	defer func() { r.fixture.Empty = r.empty }()
 	if err := r.listByStatus(need, r.fixture); err != nil {

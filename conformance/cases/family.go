@@ -143,6 +143,9 @@ type Fixture struct {
 	Reference string
 	// NewPet is a valid createPet body, for an animal a case creates to act on.
 	NewPet func() map[string]any
+	// Listed says preparation's unfiltered listing answered 200: a listing that answers a
+	// 5xx after the cases is then something they changed.
+	Listed bool
 }
 
 // Listing is a listing as preparation sent and got it.

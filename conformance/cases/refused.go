@@ -78,6 +78,9 @@ func (r *run) checkRefused(refused []refusal) {
 		look, _ := r.fork()
 		req := Request{Method: list.Method, Path: list.Path, Query: q, Auth: AuthKey}
 		resp, err := look.to.Send(r.Ctx, req, true)
+		if err == nil && filter == "" && resp.StatusCode >= 500 && r.Fixture.Listed {
+			r.brokenListing(refused, req, resp.StatusCode)
+		}
 		if err != nil || resp.StatusCode != http.StatusOK {
 			continue
 		}
@@ -100,4 +103,25 @@ func (r *run) checkRefused(refused []refusal) {
 		}
 	}
 	r.to.SetCase("", "", "", "")
+}
+
+// brokenListing: the listing answered 200 when preparation made it, and a 5xx once the
+// family's creates were refused. A create refused with a 5xx is the first suspect: a service
+// that stores what it cannot serve (a record without a name, say) and then fails the write's
+// answer fails every listing that holds it. The first such refusal is blamed, as one finding;
+// a refusal with a 4xx is not, and with none the listing's fault is the listing rules' to judge.
+// On a run of several workers another family's write may have broken it first: the case
+// blamed is then still a create answered with a 5xx, a fault of its own.
+func (r *run) brokenListing(refused []refusal, req Request, status int) {
+	for _, f := range refused {
+		if f.status < 500 {
+			continue
+		}
+		r.to.SetCase(f.words, f.section, "refused write", "")
+		r.to.FailAt(report.Failure{Message: fmt.Sprintf(
+			"a refused create broke the listing: answered %s, and then %s answered %s where it answered 200 OK before the cases; "+
+				"an error adds nothing (4.1, 4.2, 7)", report.StatusText(f.status), req.Method+" "+req.Path+"?"+req.RawQuery(), report.StatusText(status)),
+			Expected: "the listing still answered 200 OK", Actual: report.StatusText(status)}, f.exchange)
+		return
+	}
 }
