@@ -23,6 +23,10 @@ func (c curlCmd) String() string { return c.pipe + c.args }
 func (s *Session) curl(req *http.Request, body []byte) string { return s.curlCmd(req, body).String() }
 
 func (s *Session) curlCmd(req *http.Request, body []byte) curlCmd {
+	raw := rawOf(req)
+	if raw != nil && !curlCan(raw) {
+		return s.rawPipe(req, raw, body)
+	}
 	var b strings.Builder
 	b.WriteString("curl -sS -i")
 	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
@@ -67,6 +71,9 @@ func (s *Session) curlCmd(req *http.Request, body []byte) curlCmd {
 	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
 		// What Go sends for an empty body of these methods; curl sends none without it.
 		b.WriteString(" -H 'Content-Length: 0'")
+	}
+	if raw != nil {
+		b.WriteString(s.rawCurlOptions(req, raw))
 	}
 	b.WriteString(" " + s.red.shellQuote(s.red.url(req.URL)))
 	return curlCmd{pipe: pipe, args: b.String()}
