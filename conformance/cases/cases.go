@@ -65,7 +65,8 @@ type Mutation struct {
 	// elsewhere marks a variant that makes the request another than the operation's
 	// (Case.Elsewhere).
 	elsewhere bool
-	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses).
+	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses); on a
+	// Reject, the statuses that answer it besides Status.
 	allows []int
 	apply  func(*Request)
 }
@@ -108,6 +109,9 @@ type Case struct {
 	// Elsewhere marks a case whose request is another than the operation's (another method,
 	// another host): a success is that resource's answer, not judged as the operation's.
 	Elsewhere bool
+	// Answers5xx are the 5xx that answer the request as well as a 4xx (the HTTP layer's 501
+	// to a transfer coding it does not understand, RFC 9112 6.1), with an Error body.
+	Answers5xx []int
 
 	mutations []Mutation
 	base      Request
@@ -142,6 +146,11 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
 		c.RangeProbe = len(ms) == 1 && m.rangeProbe
 		c.Elsewhere = c.Elsewhere || m.elsewhere
+		for _, st := range m.allows {
+			if st >= 500 && !slices.Contains(c.Answers5xx, st) {
+				c.Answers5xx = append(c.Answers5xx, st)
+			}
+		}
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
 		}
@@ -154,8 +163,11 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 			rejectLevel = min(rejectLevel, m.Level)
 			if m.Status == 0 {
 				anyStatus = true // any 4xx with an Error body
-			} else if !slices.Contains(statuses, m.Status) {
-				statuses = append(statuses, m.Status)
+			}
+			for _, st := range append([]int{m.Status}, m.allows...) {
+				if st != 0 && !slices.Contains(statuses, st) {
+					statuses = append(statuses, st) // the status, and those that answer it besides (501)
+				}
 			}
 		case Open:
 			openParts, openAny = true, openAny || len(m.allows) == 0
