@@ -46,15 +46,17 @@ var rawMethods = []string{http.MethodGet, http.MethodHead}
 
 // rawTarget is the request-target raw sends for req: its own template, or req's path and query.
 func (s *Session) rawTarget(req *http.Request, raw *wire.Raw) string {
-	rel := strings.TrimPrefix(req.URL.EscapedPath(), strings.TrimSuffix(s.base.EscapedPath(), "/"))
-	t := raw.TargetPath(strings.TrimSuffix(s.base.EscapedPath(), "/"), rel)
-	if t == "" {
-		t = req.URL.EscapedPath()
-	}
+	t := cmp.Or(s.rawPath(req, raw), req.URL.EscapedPath())
 	if req.URL.RawQuery != "" {
 		t += "?" + req.URL.RawQuery
 	}
 	return t
+}
+
+// rawPath is the path raw sends instead of req's own, or "".
+func (s *Session) rawPath(req *http.Request, raw *wire.Raw) string {
+	base := strings.TrimSuffix(s.base.EscapedPath(), "/")
+	return raw.TargetPath(base, strings.TrimPrefix(req.URL.EscapedPath(), base))
 }
 
 // rawHeader is the header raw sends for req, in the order it is written: the Host lines,
@@ -203,36 +205,36 @@ func (s *Session) rawCurlOptions(req *http.Request, raw *wire.Raw) string {
 		}
 	}
 	if raw.Target != "" {
-		b.WriteString(" --request-target " + s.red.shellQuote(s.Redact(s.rawTarget(req, raw))))
+		b.WriteString(" --request-target " + s.red.shellQuote(s.rawTargetShown(req, raw)))
 	}
 	return b.String()
 }
 
 // rawPipe is the command that sends req as raw does where curl cannot: printf writes the
-// bytes (every secret given as the variable that holds it, through %s) into nc, or into
-// openssl s_client for https.
+// bytes into nc, or into openssl s_client for https. Every secret is masked as a report
+// masks it, and comes back from the variable that holds it through a %s of the format: the
+// key's forms in the Authorization field, the other secrets wherever they stand.
 func (s *Session) rawPipe(req *http.Request, raw *wire.Raw, body []byte) curlCmd {
-	format := printfFormat(s.Redact(string(s.rawBytes(req, raw, body))))
-	vars := slices.Clone(s.red.vars)
-	slices.SortFunc(vars, func(a, b string) int { return len(b) - len(a) })
-	var f strings.Builder
+	var format strings.Builder
 	var args []string
-	for i := 0; i < len(format); i++ {
-		matched := false
-		for _, v := range vars {
-			if strings.HasPrefix(format[i:], v) {
-				f.WriteString("%s")
-				args = append(args, `"`+v+`"`)
-				i += len(v) - 1
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			f.WriteByte(format[i])
-		}
+	text := func(t string) {
+		f := printfFormat(t)
+		format.WriteString(s.varsAsArgs(f[1:len(f)-1], &args))
 	}
-	pipe := "printf " + f.String()
+	text(req.Method + " " + s.rawTargetShown(req, raw) + " HTTP/1.1\r\n")
+	lines, sent := s.rawHeader(req, raw, body)
+	for _, l := range lines {
+		if http.CanonicalHeaderKey(l[0]) == "Authorization" {
+			text(l[0] + ": ")
+			format.WriteString("%s")
+			args = append(args, s.red.authWord("", l[1]))
+			text("\r\n")
+			continue
+		}
+		text(l[0] + ": " + s.red.value(l[1]) + "\r\n")
+	}
+	text("\r\n" + s.Redact(string(sent)))
+	pipe := "printf '" + format.String() + "'"
 	for _, a := range args {
 		pipe += " " + a
 	}
@@ -241,6 +243,50 @@ func (s *Session) rawPipe(req *http.Request, raw *wire.Raw, body []byte) curlCmd
 		return curlCmd{pipe: pipe + " | ", args: "openssl s_client -quiet -connect " + shellQuote(net.JoinHostPort(host, cmp.Or(port, "443"))) + " -servername " + shellQuote(host)}
 	}
 	return curlCmd{pipe: pipe + " | ", args: "nc " + shellQuote(host) + " " + cmp.Or(port, "80")}
+}
+
+// varsAsArgs is f, part of a printf format, with each placeholder of a secret ("$PETSTORE_HEADER_1")
+// replaced by %s and the variable added to args.
+func (s *Session) varsAsArgs(f string, args *[]string) string {
+	vars := slices.Clone(s.red.vars)
+	slices.SortFunc(vars, func(a, b string) int { return len(b) - len(a) }) // $X_10 before $X_1
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		v := ""
+		for _, name := range vars {
+			if strings.HasPrefix(f[i:], name) {
+				v = name
+				break
+			}
+		}
+		if v == "" {
+			b.WriteByte(f[i])
+			continue
+		}
+		b.WriteString("%s")
+		*args = append(*args, `"`+v+`"`)
+		i += len(v) - 1
+	}
+	return b.String()
+}
+
+// rawTargetShown is the request-target raw sends for req as a report shows it: the query's
+// secrets masked as in every URL a report writes.
+func (s *Session) rawTargetShown(req *http.Request, raw *wire.Raw) string {
+	shown := s.red.url(req.URL)
+	if i := strings.Index(shown, "://"); i >= 0 {
+		if j := strings.IndexByte(shown[i+3:], '/'); j >= 0 {
+			shown = shown[i+3+j:]
+		}
+	}
+	path, query, _ := strings.Cut(shown, "?")
+	if t := s.rawPath(req, raw); t != "" {
+		path = s.Redact(t)
+	}
+	if query != "" {
+		return path + "?" + query
+	}
+	return path
 }
 
 // defaultPort is the port of a URL of scheme that names none.

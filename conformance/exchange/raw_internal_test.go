@@ -22,7 +22,8 @@ import (
 	"github.com/petstore/petstore/spec"
 )
 
-const rawKeyForTest = "raw-secret-7f3c"
+// The key, and a short secret of a header every request carries (masked as a value).
+const rawKeyForTest, rawGateway = "raw-secret-7f3c", "Gw4x"
 
 // rawListener accepts connections on a loopback port, reads each request's bytes until the
 // client stops writing for a moment, hands them to got and answers answer (nothing: holds
@@ -69,7 +70,8 @@ func rawSession(t *testing.T, addr string, timeout time.Duration) *Session {
 	t.Helper()
 	facts, err := spec.ReadFacts(spec.MustLoad())
 	require.NoError(t, err)
-	s, err := New(Config{BaseURL: "http://" + addr + "/v1", APIKey: rawKeyForTest, Facts: facts, Timeout: timeout})
+	s, err := New(Config{BaseURL: "http://" + addr + "/v1", APIKey: rawKeyForTest, Facts: facts, Timeout: timeout,
+		Headers: http.Header{"X-Gateway": {rawGateway}}})
 	require.NoError(t, err)
 	return s
 }
@@ -86,7 +88,7 @@ func TestRawSenderWritesTheBytesAsked(t *testing.T) {
 	addr, got := rawListener(t, errorAnswer)
 	s := rawSession(t, addr, 5*time.Second)
 	list := wire.Request{Method: http.MethodGet, Path: "/pets", Query: []wire.Param{{Name: "limit", Value: "1"}}}
-	auth := "Authorization: Bearer " + rawKeyForTest + "\r\n"
+	auth := "Authorization: Bearer " + rawKeyForTest + "\r\nX-Gateway: " + rawGateway + "\r\n"
 	for _, tt := range []struct {
 		name string
 		raw  wire.Raw
@@ -128,6 +130,8 @@ func TestRawSenderWritesTheBytesAsked(t *testing.T) {
 			require.Len(t, exs, 1)
 			ex := exs[0]
 			assert.NotContains(t, ex.Curl, rawKeyForTest)
+			assert.NotContains(t, ex.Curl, rawGateway)
+			assert.NotContains(t, ex.Request.Header.Get("X-Gateway"), rawGateway)
 			assert.NotContains(t, ex.Request.URL+ex.Request.Header.Get("Authorization"), rawKeyForTest)
 			assert.Contains(t, ex.Curl, tt.curl)
 			assert.Contains(t, ex.Curl, report.KeyPlaceholder)
@@ -142,7 +146,7 @@ func TestRawSenderWritesTheBytesAsked(t *testing.T) {
 			// from the environment.
 			pipe := strings.TrimSuffix(ex.Curl[:strings.Index(ex.Curl, " | nc ")], " ")
 			cmd := exec.Command("sh", "-c", pipe)
-			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), report.KeyPlaceholder[1:] + "=" + rawKeyForTest}
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), report.KeyPlaceholder[1:] + "=" + rawKeyForTest, "PETSTORE_HEADER_1=" + rawGateway}
 			out, err := cmd.Output()
 			require.NoError(t, err, pipe)
 			assert.Equal(t, string(sent), string(out), pipe)

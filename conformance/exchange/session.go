@@ -543,7 +543,7 @@ func (a *answeredExchange) build() report.Exchange {
 func (s *Session) exchange(req *http.Request, body []byte) report.Exchange {
 	if raw := rawOf(req); raw != nil {
 		// Every line as sent: the Host lines (none, empty, two), the framing chosen.
-		u := s.Redact(req.URL.Scheme + "://" + req.URL.Host + s.rawTarget(req, raw))
+		u := s.Redact(req.URL.Scheme+"://"+req.URL.Host) + s.rawTargetShown(req, raw)
 		return report.Exchange{
 			Request: report.ExchangeRequest{Method: req.Method, URL: u, Header: s.red.header(s.rawExchangeHeader(req, raw, body)), Body: s.Redact(string(body))},
 			Curl:    s.curl(req, body),
