@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -191,4 +192,26 @@ func TestRawSenderPatience(t *testing.T) {
 	assert.Contains(t, rec.NotSent(), "never come")
 	assert.Contains(t, string(<-got), "Content-Length: 100\r\n\r\n{}")
 	assert.Empty(t, rec.Failures())
+}
+
+// Over https the raw sender speaks TLS with the session client's trust (here the test
+// server's certificate), and its line pipes the bytes into openssl s_client.
+func TestRawSenderOverTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent) // not reached: net/http refuses two lengths first
+	}))
+	t.Cleanup(srv.Close)
+	facts, err := spec.ReadFacts(spec.MustLoad())
+	require.NoError(t, err)
+	s, err := New(Config{BaseURL: srv.URL + "/v1", APIKey: rawKeyForTest, Facts: facts, Client: srv.Client()})
+	require.NoError(t, err)
+	rec := NewRecorder(s.Redact)
+	resp, _, err := s.Exchange(context.Background(), rec, true, wire.Request{Method: http.MethodGet, Path: "/pets",
+		Body: wire.JSONBody([]byte(`{}`)), Raw: &wire.Raw{Lengths: []string{"0", "2"}}})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	_, exs := rec.Results()
+	require.Len(t, exs, 1)
+	assert.Contains(t, exs[0].Curl, "| openssl s_client -quiet -connect '"+srv.Listener.Addr().String()+"' -servername '127.0.0.1'")
+	assert.NotContains(t, exs[0].Curl, rawKeyForTest)
 }
