@@ -16,7 +16,9 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	defer srv.Close()
 
 	rep, err := conformance.Run(context.Background(),

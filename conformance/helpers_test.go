@@ -46,7 +46,9 @@ func newReference(t testing.TB, now time.Time, cfg reference.Config) http.Handle
 // serve starts h on a loopback port and returns the target with its base URL.
 func serve(t testing.TB, h http.Handler) conformance.Target {
 	t.Helper()
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return conformance.Target{BaseURL: srv.URL + "/v1", APIKey: testKey, Client: srv.Client()}
 }

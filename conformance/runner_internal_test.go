@@ -18,7 +18,9 @@ func TestPanickingCheckIsAnError(t *testing.T) {
 	const key = "internal-test-key"
 	h, err := reference.NewServer(reference.Config{APIKeys: []string{key}})
 	require.NoError(t, err)
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	defer srv.Close()
 	r, err := newRunner(context.Background(), Target{BaseURL: srv.URL + "/v1", APIKey: key},
 		Options{Only: []string{"versioning/base-url"}, Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})

@@ -83,7 +83,9 @@ func chromiumPath(t *testing.T) string {
 // failingRun is a run against faulty, with one failure waived.
 func failingRun(t *testing.T) *conformance.Report {
 	t.Helper()
-	srv := httptest.NewServer(faulty(t))
+	srv := httptest.NewUnstartedServer(faulty(t))
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	t.Cleanup(srv.Close)
 	rep, err := conformance.Run(context.Background(), conformance.Target{BaseURL: srv.URL + "/v1", APIKey: key, Client: srv.Client()},
 		conformance.Options{Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Waivers: []conformance.Waiver{

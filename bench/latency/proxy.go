@@ -39,6 +39,10 @@ type Options struct {
 	// ErrorLog receives the proxy's errors (an upstream that cannot be reached, a body cut
 	// short); nil is the log package's standard logger.
 	ErrorLog *log.Logger
+	// Listener, when set, wraps the proxy's listener (Start): reference.Listener, so that
+	// the refusals net/http writes on its own before the proxy's handler (no Host, two
+	// Content-Lengths) are Error records, as the reference behind it writes them.
+	Listener func(net.Listener) net.Listener
 }
 
 // Stats is what a proxy has served since it was made.
@@ -147,6 +151,9 @@ func Start(upstream string, opts Options) (*Proxy, error) {
 	}
 	p.URL = "http://" + ln.Addr().String()
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, ErrorLog: opts.ErrorLog}
+	if opts.Listener != nil {
+		ln = opts.Listener(ln)
+	}
 	go func() { _ = p.srv.Serve(ln) }()
 	return p, nil
 }

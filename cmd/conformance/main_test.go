@@ -47,7 +47,9 @@ func openReference(t *testing.T, broken bool) string {
 			inner.ServeHTTP(w, r)
 		})
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1"
 }

@@ -349,7 +349,7 @@ func startReference(target *conformance.Target, opts conformance.Options) (stop 
 		return nil, err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
+	go func() { _ = srv.Serve(reference.Listener(ln)) }()
 	target.BaseURL = "http://" + ln.Addr().String() + base
 	return func() { _ = srv.Close() }, nil
 }

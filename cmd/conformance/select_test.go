@@ -62,7 +62,9 @@ func TestHeaderAndFailFast(t *testing.T) {
 
 // serveHandler serves h on a loopback port and returns its base URL.
 func serveHandler(t *testing.T, h http.Handler) string {
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1"
 }

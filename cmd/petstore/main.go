@@ -205,7 +205,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(reference.Listener(ln)) }()
 
 	fmt.Fprintf(stdout, "petstore: serving %s%s (%s)\n", baseURL(ln.Addr()), base, words.Plural(animals, "animal"))
 	fmt.Fprintln(stdout, keys)

@@ -83,6 +83,20 @@ const (
 	FramingExpect = "expect-100"
 )
 
+// Framing choices that Go's client cannot write: the session writes these requests itself
+// (GET and HEAD only), so their parts go on the listing alone.
+const (
+	FramingTwoLengths       = "two-lengths"        // Content-Length: 0 and Content-Length: 2, a body of 2 bytes
+	FramingLengthAndChunked = "length-and-chunked" // Transfer-Encoding: chunked beside a Content-Length
+	FramingLongLength       = "long-length"        // a Content-Length longer than the body sent
+	FramingTEGzip           = "te-gzip"            // Transfer-Encoding: gzip, no chunked
+	FramingChunkedNotLast   = "chunked-not-last"   // Transfer-Encoding: chunked, gzip
+)
+
+// Host stands for the base URL's host in the Fields of a Header value: the Host lines of
+// header/host-framing.
+const Host = "{host}"
+
 // Level is how deep a run goes before a value is sent: the default run sends LevelDefault
 // values; `--depth deep` adds LevelDeep.
 type Level int
@@ -108,6 +122,9 @@ type Value struct {
 	Text string
 	// Fields replace the single field of a Header part (see Header).
 	Fields []Field
+	// Omit sends the request without the field Part.Name at all (Host, which Go's client
+	// always writes).
+	Omit bool
 	// Meaning overrides the part's, for this value; Overrides says so (the zero Meaning
 	// is None).
 	Meaning   Meaning
@@ -116,7 +133,9 @@ type Value struct {
 	// Error body.
 	Status int
 	// Allows, on an Open value, are the only refusals it leaves open (411, 413): any other
-	// 4xx contradicts the request, which the document answers with success otherwise.
+	// 4xx contradicts the request, which the document answers with success otherwise. On a
+	// Fault, they are the other statuses that answer it besides Status (501 to a transfer
+	// coding the server does not know, beside 400).
 	Allows []int
 	// Level: when the value is sent.
 	Level Level
@@ -173,6 +192,10 @@ type Part struct {
 	// recognise with 501 Not Implemented (an unknown method, RFC 9110 §15.6.2): a 501 with an
 	// Error body is an answer there, not a server error.
 	NotImplemented bool
+	// HTTPLayer marks a part whose faults the HTTP layer answers before any handler reads
+	// the key (the request's framing, its Host, a target no URL parser takes): without a key
+	// the document's 401 does not come first, and any 4xx with an Error record is an answer.
+	HTTPLayer bool
 	// NotSent, when set, says why the part is recorded but not sent (it needs a raw
 	// connection the run does not open, say).
 	NotSent string

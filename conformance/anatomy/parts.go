@@ -87,6 +87,12 @@ func fields(v Value, f ...Field) Value {
 	return v
 }
 
+// omit makes a value send no field of its part's name at all.
+func omit(v Value) Value {
+	v.Omit = true
+	return v
+}
+
 // pad is n bytes of "a": a value, a parameter or a field that reaches a server's limit.
 func pad(n int) string { return strings.Repeat("a", n) }
 

@@ -78,6 +78,7 @@ func bodyParts() []Part {
 // framingParts vary how the body's length is framed, and record what Go's client cannot frame.
 func framingParts() []Part {
 	raw := "Go's client writes Content-Length and Transfer-Encoding itself"
+	rawOnly := " (sent on the listing alone: Go's client cannot write it, and the session writes it itself for GET and HEAD only)"
 	return []Part{
 		{
 			ID: "framing/content-length", Where: Framing, Name: "Content-Length",
@@ -108,11 +109,42 @@ func framingParts() []Part {
 			BodyOnly: true,
 			Values:   []Value{def(val("expect", odd, "Expect: 100-continue before the body", FramingExpect))},
 		},
-		notSent("framing/length-conflict", Framing, "Content-Length twice, wrong, negative, or beside Transfer-Encoding",
-			[]string{"RFC 9112 §6.3", "RFC 9112 §6.1", "RFC 9110 §8.6"}, Fault,
-			"RFC 9112 §6.3: conflicting or invalid framing is an unrecoverable error, answered 400 and the connection closed (request smuggling lives here)", raw),
-		notSent("framing/transfer-codings", Framing, "Transfer-Encoding other than chunked", []string{"RFC 9112 §6.1", "RFC 9112 §7", "RFC 9110 §15.6.2"}, Fault,
-			"RFC 9112 §6.1: a server answers 501 to a transfer coding it does not understand, 400 when chunked is not last", raw),
+		{
+			ID: "framing/length-conflict", Where: Framing, Name: "Content-Length twice, too long, or beside Transfer-Encoding",
+			Defined: []string{"RFC 9112 §6.3", "RFC 9112 §6.1", "RFC 9110 §8.6", "RFC 9112 §8"},
+			Meaning: Fault,
+			Why: "RFC 9112 §6.3: a Content-Length that is invalid (two differing values) is an unrecoverable error of the framing, answered 400 " +
+				"by the HTTP layer before any handler, and §7 makes every error an Error record (request smuggling lives here)" + rawOnly,
+			Ops:       []string{listPets},
+			Should:    true,
+			HTTPLayer: true,
+			Values: []Value{
+				def(fault(val("two-lengths", invalid, "Content-Length: 0 and Content-Length: 2, a body of 2 bytes", FramingTwoLengths), 400,
+					"RFC 9112 §6.3: two differing Content-Length values make the framing invalid, 400")),
+				def(allows(as(Open, val("length-and-chunked", invalid, "Transfer-Encoding: chunked beside Content-Length: 5, the last chunk alone", FramingLengthAndChunked),
+					"RFC 9112 §6.3: Transfer-Encoding overrides Content-Length, and a server MAY refuse the pair (400) or read the request by Transfer-Encoding alone (the listing), "+
+						"closing the connection after either: open"), 400)),
+				allows(as(Open, val("long-length", invalid, "Content-Length: 100 and a body of 2 bytes", FramingLongLength),
+					"RFC 9112 §8: the request is incomplete; a server waits for the bytes announced (no answer within 12 s is no finding), "+
+						"answers before reading them (a GET reads no body: the listing), or refuses the request (400, 408): open"), 400, 408),
+			},
+		},
+		{
+			ID: "framing/transfer-codings", Where: Framing, Name: "Transfer-Encoding other than chunked",
+			Defined: []string{"RFC 9112 §6.1", "RFC 9112 §6.3", "RFC 9112 §7", "RFC 9110 §15.6.2"},
+			Meaning: Fault,
+			Why: "RFC 9112 §6.3: a Transfer-Encoding whose last coding is not chunked leaves the length unknown, answered 400 (and §6.1: 501 to a coding " +
+				"the server does not understand) by the HTTP layer before any handler; §7 makes every error an Error record" + rawOnly,
+			Ops:       []string{listPets},
+			Should:    true,
+			HTTPLayer: true,
+			Values: []Value{
+				def(allows(fault(val("gzip", invalid, "Transfer-Encoding: gzip, no chunked", FramingTEGzip), 400,
+					"RFC 9112 §6.3: chunked is not the last coding, 400; §6.1: 501 to a coding not understood"), 501)),
+				allows(fault(val("chunked-not-last", invalid, "Transfer-Encoding: chunked, gzip", FramingChunkedNotLast), 400,
+					"RFC 9112 §6.3: chunked is not the last coding, 400; §6.1: 501 to a coding not understood"), 501),
+			},
+		},
 		notSent("framing/chunk-extensions", Framing, "chunk extensions and trailers of odd form", []string{"RFC 9112 §7.1.1", "RFC 9112 §7.1.2"}, None,
 			"RFC 9112 §7.1.1: a recipient MUST ignore unrecognised chunk extensions: the answer must not change", raw+" (no chunk extensions)"),
 		notSent("framing/obs-fold", Framing, "obsolete line folding", []string{"RFC 9112 §5.2"}, Fault,

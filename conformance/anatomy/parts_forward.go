@@ -23,9 +23,25 @@ func forwardingParts() []Part {
 				val("ip", odd, "Host: 127.0.0.1", "127.0.0.1"),
 			},
 		},
-		notSent("header/host-framing", Header, "Host (twice, absent, with spaces)", []string{"RFC 9112 §3.2"}, Fault,
-			"RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host, with two, or with an invalid one",
-			"Go's client writes Host once from the request's Host or URL, and refuses an invalid one"),
+		{
+			ID: "header/host-framing", Where: Header, Name: "Host",
+			Defined: []string{"RFC 9112 §3.2", "RFC 9110 §7.2", "RFC 3986 §3.2.2"},
+			Meaning: Fault,
+			Why: "RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host or with more than one Host line; " +
+				"the HTTP layer answers before any handler, and §7 makes every error an Error record " +
+				"(sent on the listing alone: Go's client cannot write it, and the session writes it itself for GET and HEAD only)",
+			Ops:       []string{listPets},
+			Should:    true,
+			HTTPLayer: true,
+			Values: []Value{
+				def(fault(omit(val("absent", invalid, "no Host field at all", "")), 400, "RFC 9112 §3.2: no Host in an HTTP/1.1 request, 400")),
+				def(fault(fields(val("twice", invalid, "two Host lines: the target's, then example.invalid", ""), Field{"Host", Host}, Field{"Host", "example.invalid"}), 400,
+					"RFC 9112 §3.2: more than one Host line, 400")),
+				def(allows(as(Open, fields(val("empty", odd, "an empty Host field", ""), Field{"Host", ""}),
+					"RFC 9112 §3.2: a client sends an empty Host for a target URI without an authority, and an http URI has one: "+
+						"a server may take the empty field (Go's net/http does) or refuse it with 400: open"), 400)),
+			},
+		},
 		{
 			ID: "header/x-http-method-override", Where: Header, Name: "X-HTTP-Method-Override",
 			Defined:        []string{"Express method-override (default getter)", "Rack::MethodOverride", "Symfony http_method_override", "Slim MethodOverrideMiddleware", "Google APIs (X-HTTP-Method-Override)"},

@@ -78,6 +78,17 @@ func targetParts() []Part {
 			},
 		},
 		{
+			ID: "target/bad-escape", Where: Target, Name: "invalid percent-escape",
+			Defined: []string{"RFC 3986 §2.1", "RFC 9112 §3", "RFC 9112 §3.2"},
+			Meaning: Fault,
+			Why: "RFC 3986 §2.1: % starts two hex digits, so /v1/pets%zz is no URI and the request line is invalid (RFC 9112 §3: 400, or a redirect); " +
+				"the HTTP layer or the router refuses it before any handler, and §7 makes every error an Error record: any 4xx with one " +
+				"(sent on the listing alone: Go's client cannot write it, and the session writes it itself for GET and HEAD only)",
+			Ops:       []string{listPets},
+			HTTPLayer: true,
+			Values:    []Value{def(val("zz", invalid, "an invalid escape at the end: /v1/pets%zz", "{base}{path}%zz"))},
+		},
+		{
 			ID: "target/no-base", Where: Target, Name: "path without the base",
 			Defined: []string{"RFC 3986 §5.2"},
 			Meaning: Open,

@@ -65,9 +65,11 @@ type Mutation struct {
 	// elsewhere marks a variant that makes the request another than the operation's
 	// (Case.Elsewhere).
 	elsewhere bool
-	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses).
+	// allows, on an Open mutation, are the only refusals it leaves open (Case.Statuses); on a
+	// Reject, the statuses that answer it besides Status.
 	allows []int
-	// notImplemented marks a value the standard answers with 501 (Case.NotImplemented).
+	// notImplemented marks a value the standard answers with 501 where the server does not
+	// implement it (an unknown method, RFC 9110 15.6.2): 501 joins Case.Answers5xx.
 	notImplemented bool
 	apply          func(*Request)
 }
@@ -110,10 +112,10 @@ type Case struct {
 	// Elsewhere marks a case whose request is another than the operation's (another method,
 	// another host): a success is that resource's answer, not judged as the operation's.
 	Elsewhere bool
-	// NotImplemented marks a case whose request the standard answers with 501 Not Implemented
-	// where the server does not recognise it (a method, RFC 9110 §15.6.2): a 501 with an
-	// Error body is an answer, not a server error.
-	NotImplemented bool
+	// Answers5xx are the 5xx that answer the request as well as a 4xx (the HTTP layer's 501
+	// to a transfer coding it does not understand, RFC 9112 6.1; to a method it does not
+	// implement, RFC 9110 15.6.2), with an Error body.
+	Answers5xx []int
 
 	mutations []Mutation
 	base      Request
@@ -148,7 +150,14 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 		c.Lookup = c.Lookup || m.lookup && !slices.ContainsFunc(ms, func(a Mutation) bool { return a.Part == "auth" && a.Verdict == Reject })
 		c.RangeProbe = len(ms) == 1 && m.rangeProbe
 		c.Elsewhere = c.Elsewhere || m.elsewhere
-		c.NotImplemented = c.NotImplemented || m.notImplemented
+		if m.notImplemented && !slices.Contains(c.Answers5xx, http.StatusNotImplemented) {
+			c.Answers5xx = append(c.Answers5xx, http.StatusNotImplemented)
+		}
+		for _, st := range m.allows {
+			if st >= 500 && !slices.Contains(c.Answers5xx, st) {
+				c.Answers5xx = append(c.Answers5xx, st)
+			}
+		}
 		if !slices.Contains(sections, m.Section) {
 			sections = append(sections, m.Section)
 		}
@@ -161,8 +170,11 @@ func Combine(op string, base Request, ms ...Mutation) Case {
 			rejectLevel = min(rejectLevel, m.Level)
 			if m.Status == 0 {
 				anyStatus = true // any 4xx with an Error body
-			} else if !slices.Contains(statuses, m.Status) {
-				statuses = append(statuses, m.Status)
+			}
+			for _, st := range append([]int{m.Status}, m.allows...) {
+				if st != 0 && !slices.Contains(statuses, st) {
+					statuses = append(statuses, st) // the status, and those that answer it besides (501)
+				}
 			}
 		case Open:
 			openParts, openAny = true, openAny || len(m.allows) == 0

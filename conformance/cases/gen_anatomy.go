@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/petstore/petstore/conformance/anatomy"
 	"github.com/petstore/petstore/conformance/wire"
@@ -39,7 +40,12 @@ func (g *Generator) anatomyCases(op spec.Operation) []Case {
 				continue
 			}
 			c := Combine(op.ID, g.Valid(op), m, noKey)
-			if !keyFirst(p) {
+			switch {
+			case p.HTTPLayer:
+				c.Verdict, c.Statuses, c.Keyless = Open, nil, true
+				c.Reason = "the HTTP layer answers a fault of the request's framing, Host or target before any handler reads the key " +
+					"(RFC 9112 sections 3.2 and 6.3): without a key any 4xx with an Error record is an answer, never a success (5.3)"
+			case !keyFirst(p):
 				c.Verdict, c.Statuses, c.Keyless = Open, nil, p.Where == anatomy.Target || p.Where == anatomy.Method && p.ID != "method/options"
 				c.Reason = "the value may address another resource than the operation, which the document does not show: " +
 					"without a key any 4xx with an Error record or a redirect is an answer"
@@ -161,7 +167,7 @@ func keyFirst(p anatomy.Part) bool {
 	switch {
 	case p.Where == anatomy.Target, p.Where == anatomy.Method, p.ID == "header/host":
 		return false
-	case p.ID == "header/expect":
+	case p.HTTPLayer, p.ID == "header/expect":
 		return false // the HTTP layer answers an expectation before any handler reads the key
 	}
 	return true
@@ -198,6 +204,10 @@ func anatomyApply(op spec.Operation, p anatomy.Part, v anatomy.Value) func(*Requ
 			}
 		}
 	case anatomy.Target:
+		if _, err := url.PathUnescape(v.Text); err != nil {
+			// A target no URL parser takes: the session sends it verbatim.
+			return func(r *Request) { r.Raw = &wire.Raw{Target: v.Text} }
+		}
 		return func(r *Request) { r.Target = v.Text }
 	case anatomy.Query:
 		return func(r *Request) {
@@ -207,6 +217,9 @@ func anatomyApply(op spec.Operation, p anatomy.Part, v anatomy.Value) func(*Requ
 			r.ExtraQuery += v.Text
 		}
 	case anatomy.Header:
+		if raw := hostFraming(p, v); raw != nil {
+			return func(r *Request) { r.Raw = raw }
+		}
 		return func(r *Request) {
 			fields := v.Fields
 			if len(fields) == 0 {
@@ -242,10 +255,58 @@ func anatomyApply(op spec.Operation, p anatomy.Part, v anatomy.Value) func(*Requ
 				}
 			case anatomy.FramingExpect:
 				r.Header = append(r.Header, Header{Name: "Expect", Value: "100-continue"})
+			case anatomy.FramingLength:
+				// What every sender does.
+			default:
+				r.Raw, r.Body = rawFraming(v.Text)
 			}
 		}
 	}
 	panic("cases: anatomy part " + p.ID + " in an unknown region " + string(p.Where))
+}
+
+// hostFraming is the wire form of a value of the Host field that Go's client cannot write
+// (none, an empty one, two), or nil for one it writes.
+func hostFraming(p anatomy.Part, v anatomy.Value) *wire.Raw {
+	if !strings.EqualFold(p.Name, "Host") {
+		return nil
+	}
+	if v.Omit {
+		return &wire.Raw{HostSet: true}
+	}
+	var hosts []string
+	for _, f := range v.Fields {
+		if strings.EqualFold(f.Name, "Host") {
+			hosts = append(hosts, strings.ReplaceAll(f.Value, anatomy.Host, "{host}"))
+		}
+	}
+	if len(hosts) > 1 || len(hosts) == 1 && hosts[0] == "" {
+		return &wire.Raw{HostSet: true, Hosts: hosts}
+	}
+	return nil
+}
+
+// longLengthPatience is how long a request that announces more bytes than it sends waits
+// for its answer: past Apache's 10 s of waiting for a body, and short enough that a target
+// which waits for ever costs the deep run seconds, not the session's timeout per request.
+const longLengthPatience = 12 * time.Second
+
+// rawFraming is the wire form and the body of a framing choice Go's client cannot write.
+func rawFraming(choice string) (*wire.Raw, *Body) {
+	two := &Body{Raw: []byte("{}")}
+	switch choice {
+	case anatomy.FramingTwoLengths:
+		return &wire.Raw{Lengths: []string{"0", "2"}}, two
+	case anatomy.FramingLengthAndChunked:
+		return &wire.Raw{TransferEncoding: "chunked", Lengths: []string{"5"}}, nil // "0\r\n\r\n": 5 bytes
+	case anatomy.FramingLongLength:
+		return &wire.Raw{Lengths: []string{"100"}, Patience: longLengthPatience}, two
+	case anatomy.FramingTEGzip:
+		return &wire.Raw{TransferEncoding: "gzip"}, nil
+	case anatomy.FramingChunkedNotLast:
+		return &wire.Raw{TransferEncoding: "chunked, gzip"}, nil
+	}
+	panic("cases: unknown framing " + choice)
 }
 
 // bodyTransform changes r's body as the anatomy's body value names; the fields a service that

@@ -23,29 +23,27 @@ func (c curlCmd) String() string { return c.pipe + c.args }
 func (s *Session) curl(req *http.Request, body []byte) string { return s.curlCmd(req, body).String() }
 
 func (s *Session) curlCmd(req *http.Request, body []byte) curlCmd {
+	raw := rawOf(req)
+	if raw != nil && !curlCan(raw) {
+		return s.rawPipe(req, raw, body)
+	}
 	var b strings.Builder
 	b.WriteString("curl -sS -i")
 	if req.Method != http.MethodGet && !(req.Method == http.MethodPost && len(body) > 0) {
 		b.WriteString(" -X " + req.Method)
 	}
-	keys := make([]string, 0, len(req.Header))
-	for k := range req.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range req.Header[k] {
-			if strings.TrimSpace(v) == "" {
-				// curl drops a header given as "Name: " and sends an empty one given as "Name;".
-				b.WriteString(" -H " + shellQuote(k+";"))
-				continue
-			}
-			if http.CanonicalHeaderKey(k) == "Authorization" {
-				b.WriteString(" -H " + s.red.authCurl(v))
-				continue
-			}
-			b.WriteString(" -H " + s.red.shellQuote(k+": "+s.red.value(v)))
+	for _, f := range fieldsInOrder(req.Header) {
+		k, v := f[0], f[1]
+		if strings.TrimSpace(v) == "" {
+			// curl drops a header given as "Name: " and sends an empty one given as "Name;".
+			b.WriteString(" -H " + shellQuote(k+";"))
+			continue
 		}
+		if http.CanonicalHeaderKey(k) == "Authorization" {
+			b.WriteString(" -H " + s.red.authCurl(v))
+			continue
+		}
+		b.WriteString(" -H " + s.red.shellQuote(k+": "+s.red.value(v)))
 	}
 	if req.Host != "" && req.Host != req.URL.Host {
 		b.WriteString(" -H " + s.red.shellQuote("Host: "+s.red.value(req.Host)))
@@ -67,6 +65,9 @@ func (s *Session) curlCmd(req *http.Request, body []byte) curlCmd {
 	case req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch:
 		// What Go sends for an empty body of these methods; curl sends none without it.
 		b.WriteString(" -H 'Content-Length: 0'")
+	}
+	if raw != nil {
+		b.WriteString(s.rawCurlOptions(req, raw))
 	}
 	b.WriteString(" " + s.red.shellQuote(s.red.url(req.URL)))
 	return curlCmd{pipe: pipe, args: b.String()}
@@ -164,4 +165,21 @@ func shellWord(parts ...string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// fieldsInOrder are h's fields as name and value, names sorted, each name's values in order:
+// the order a curl line and the raw sender write them in.
+func fieldsInOrder(h http.Header) [][2]string {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out [][2]string
+	for _, k := range names {
+		for _, v := range h[k] {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
 }

@@ -170,18 +170,22 @@ func (r *redactor) authValue(v string) string {
 
 // authCurl is the Authorization header as a shell word of a curl line, which sends the value
 // the harness sent once $PETSTORE_API_KEY is set.
-func (r *redactor) authCurl(v string) string {
+func (r *redactor) authCurl(v string) string { return r.authWord("Authorization: ", v) }
+
+// authWord is prefix and the Authorization value v as one shell word, which writes the value
+// the harness sent once $PETSTORE_API_KEY is set.
+func (r *redactor) authWord(prefix, v string) string {
 	if c, ok := r.auth[v]; ok {
-		return `"Authorization: ` + c.Curl(r.key) + `"`
+		return `"` + prefix + c.Curl(r.key) + `"`
 	}
 	if !r.secret(v) {
-		return r.shellQuote("Authorization: " + r.value(v))
+		return r.shellQuote(prefix + r.value(v))
 	}
 	parts, ok := r.keyParts(v)
 	if !ok {
-		return shellWord("Authorization: " + redactedAuth)
+		return shellWord(prefix + redactedAuth)
 	}
-	parts[0] = "Authorization: " + parts[0]
+	parts[0] = prefix + parts[0]
 	for i := 1; i < len(parts); i += 2 {
 		parts[i] = keyFormCurl[parts[i]]
 	}

@@ -22,6 +22,9 @@ func (s *Session) build(ctx context.Context, r wire.Request, key string) (*http.
 	}
 	s.WithBaseQuery(req.URL)
 	s.AddHeaders(req.Header)
+	if r.Raw != nil {
+		req = req.WithContext(withRaw(req.Context(), r.Raw))
+	}
 	return req, nil
 }
 

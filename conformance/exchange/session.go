@@ -99,6 +99,18 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 		return nil, nil, err
 	}
 	resp, body, truncated, err := s.send(req, &rt)
+	if raw := rawOf(req); err != nil && raw != nil && raw.Patience > 0 && timedOut(err) && req.Context().Err() == nil {
+		// The target waits for the bytes the request announced and never sends: no answer
+		// within the patience given is its right (RFC 9112 §8), and no verdict.
+		ex := s.exchange(req, reqBody)
+		ex.Error = s.Redact(err.Error())
+		rec.add(ex)
+		why := fmt.Sprintf("no answer within %s: the target waits for the bytes the request announced, which never come (RFC 9112 section 8)", raw.Patience)
+		rec.mu.Lock()
+		rec.notSent = why
+		rec.mu.Unlock()
+		return nil, nil, &NotSentError{why}
+	}
 	var cut *cutShortError
 	if err != nil && (errors.As(err, &cut) || dropped(err)) && len(reqBody) >= judge.UnreadBody && judge.AnswersUnread(req.Context()) {
 		// A server may answer such a request (a rejected key) without reading the body,
@@ -186,8 +198,7 @@ func bufferBody(req *http.Request) ([]byte, error) {
 func (s *Session) unanswered(rec *Recorder, req *http.Request, ex report.Exchange, err error) error {
 	ex.Error = s.Redact(err.Error())
 	rec.add(ex)
-	var ne net.Error
-	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+	timedOut := timedOut(err)
 	switch {
 	case s.Halted() != nil || errors.Is(err, ErrCannotJudge) || req.Context().Err() != nil:
 		// The run stops: the runner says why, for this rule as for the rest.
@@ -214,6 +225,12 @@ func (s *Session) unanswered(rec *Recorder, req *http.Request, ex report.Exchang
 	}
 	rec.mu.Unlock()
 	return errors.New(ex.Error)
+}
+
+// timedOut: err is a request that outlived its time, whichever clock said so.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // WithBaseQuery puts the base URL's query string (a gateway's code) in front of u's own, so
@@ -328,10 +345,22 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	case <-req.Context().Done():
 		return nil, nil, false, req.Context().Err()
 	}
-	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
+	timeout, raw := s.timeout, rawOf(req)
+	if raw != nil && raw.Patience > 0 {
+		timeout = raw.Patience
+	}
+	ctx, cancel := context.WithTimeout(req.Context(), timeout)
 	defer cancel()
 	s.requests.Add(1)
-	resp, conn, reused, err := s.roundTrip(ctx, req)
+	var resp *http.Response
+	var conn net.Conn
+	var reused bool
+	var err error
+	if raw != nil {
+		resp, err = s.rawRoundTrip(ctx, req, raw, rt.body)
+	} else {
+		resp, conn, reused, err = s.roundTrip(ctx, req)
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -415,15 +444,6 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 		out = append(out, report.Failure{Message: "response body is not valid UTF-8 (RFC 8259 section 8.1: JSON text MUST be UTF-8)",
 			Location: "body", Expected: "UTF-8", Actual: "invalid byte sequence"})
 	}
-	if status == http.StatusExpectationFailed && len(body) == 0 && unmetExpectation(rt.vreq) {
-		// The HTTP layer's own answer to an expectation it does not meet (RFC 9110 10.1.1),
-		// written before any handler sees the request (Go's net/http, the reference's, does):
-		// no content at all is reported, not failed (docs/readings.md); a page of another
-		// format in its place is judged as every error is.
-		return append(out, report.Failure{Level: report.Advisory, Location: "body",
-			Message:  "a 417 with no content: the HTTP layer's answer to an expectation it does not meet carries no Error record (7)",
-			Expected: "an Error record", Actual: "no content"})
-	}
 	if open && status/100 == 3 || rt.head || status/100 == 2 && judge.IsElsewhere(rt.vreq.Context()) {
 		// A redirect where the document leaves the answer open: the rule judges it; an
 		// answer to HEAD has no content, so the rule judges its status alone; a success of
@@ -435,8 +455,10 @@ func (s *Session) validate(rt *routed, status int, header http.Header, body []by
 		// answer against but the Error record of section 7.
 		return append(out, judge.ErrorRecord(s.facts, status, header, body, status >= 500)...)
 	}
-	if open && status >= 400 && status < 500 && rt.Route.Operation.Responses.Status(status) == nil {
-		// A 4xx the operation does not document, where the document leaves the answer open.
+	if open && status >= 400 && (status < 500 || rawOf(rt.vreq) != nil) && rt.Route.Operation.Responses.Status(status) == nil {
+		// A 4xx the operation does not document, where the document leaves the answer open;
+		// or the HTTP layer's refusal of a request's framing (501 to a transfer coding it
+		// does not know, RFC 9112 section 6.1), which no operation documents.
 		return append(out, judge.ErrorRecord(s.facts, status, header, body, false)...)
 	}
 	out = append(out, judge.ErrorRecord(s.facts, status, header, body, true)...)
@@ -460,6 +482,9 @@ func (s *Session) answered(req *http.Request, reqBody []byte, resp *http.Respons
 	// The framing and the Host as sent go with it: the curl line repeats them.
 	kept := http.Request{Method: req.Method, URL: &u, Header: req.Header.Clone(), Host: req.Host,
 		TransferEncoding: slices.Clone(req.TransferEncoding)}
+	if raw := rawOf(req); raw != nil {
+		kept = *kept.WithContext(withRaw(context.Background(), raw))
+	}
 	return answeredExchange{s: s, req: kept, reqBody: reqBody,
 		resp: http.Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}, body: body}
 }
@@ -507,6 +532,14 @@ func (a *answeredExchange) build() report.Exchange {
 }
 
 func (s *Session) exchange(req *http.Request, body []byte) report.Exchange {
+	if raw := rawOf(req); raw != nil {
+		// Every line as sent: the Host lines (none, empty, two), the framing chosen.
+		u := s.Redact(req.URL.Scheme+"://"+req.URL.Host) + s.rawTargetShown(req, raw)
+		return report.Exchange{
+			Request: report.ExchangeRequest{Method: req.Method, URL: u, Header: s.red.header(s.rawExchangeHeader(req, raw, body)), Body: s.Redact(string(body))},
+			Curl:    s.curl(req, body),
+		}
+	}
 	header := s.red.header(req.Header)
 	// What Go writes apart from the header map: a Host other than the URL's, and the framing.
 	set := func(k, v string) {
@@ -534,16 +567,6 @@ func (s *Session) response(resp *http.Response, body []byte) *report.ExchangeRes
 	}
 	out.Body = s.Redact(string(body))
 	return out
-}
-
-// unmetExpectation: req asks for an expectation other than 100-continue.
-func unmetExpectation(req *http.Request) bool {
-	for _, v := range req.Header.Values("Expect") {
-		if !strings.EqualFold(strings.TrimSpace(v), "100-continue") {
-			return true
-		}
-	}
-	return false
 }
 
 // depthOf is the length of the history an answer with before before it has.

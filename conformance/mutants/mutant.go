@@ -115,7 +115,9 @@ func Run(ctx context.Context, doc *openapi3.T, m Mutant, skip ...string) (Outcom
 	if m.Wrap != nil {
 		h = m.Wrap(h)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	defer srv.Close()
 	f, err := factsOf(doc)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/petstore/petstore/conformance/report"
 )
@@ -46,6 +47,74 @@ type Request struct {
 	// Chunked sends the body with Transfer-Encoding: chunked and no Content-Length; by
 	// default a body goes with its length.
 	Chunked bool
+	// Raw, when set, is what the request sends that Go's client refuses to write (no Host,
+	// two, a Content-Length or Transfer-Encoding of the request's choosing, a target no URL
+	// parser takes): the session writes such a request's bytes itself.
+	Raw *Raw
+}
+
+// Raw is the wire form of a request that Go's client cannot send: the session writes it
+// on a connection of its own, reads one answer and closes (GET and HEAD only). The zero
+// Raw sends what Go would.
+type Raw struct {
+	// Hosts, when HostSet, are the Host lines sent instead of the base URL's host: none
+	// (no Host at all), "" (an empty one), two. {host} stands for the base URL's host.
+	Hosts   []string
+	HostSet bool
+	// Lengths, when set, are the Content-Length lines sent, as written, instead of the
+	// body's length.
+	Lengths []string
+	// TransferEncoding, when set, is the Transfer-Encoding line sent, as written; the body
+	// is chunked when its last coding is chunked (an empty body is the last chunk alone),
+	// sent as it is otherwise.
+	TransferEncoding string
+	// Target, when set, is the request-target sent verbatim, a template as Request.Target
+	// is ("{base}{path}%zz"); the request is built, guarded and recorded with the
+	// operation's path.
+	Target string
+	// Patience, when set, is how long the answer is waited for instead of the session's
+	// timeout; no answer by then is no finding (the server waits for bytes that a longer
+	// Content-Length announced and that never come, RFC 9112 §8).
+	Patience time.Duration
+}
+
+// HostLines are the Host lines r sends for a base URL's host.
+func (r *Raw) HostLines(host string) []string {
+	if r == nil || !r.HostSet {
+		return []string{host}
+	}
+	out := make([]string, len(r.Hosts))
+	for i, h := range r.Hosts {
+		out[i] = strings.ReplaceAll(h, "{host}", host)
+	}
+	return out
+}
+
+// TargetPath is the request-target r sends for the base path and the request's path
+// ("/v1", "/pets"), or "" when it sends the request's own.
+func (r *Raw) TargetPath(basePath, path string) string {
+	if r == nil || r.Target == "" {
+		return ""
+	}
+	return strings.NewReplacer("{base}", basePath, "{path}", path).Replace(r.Target)
+}
+
+// ChunksLast says whether a Transfer-Encoding value's last coding is chunked.
+func ChunksLast(te string) bool {
+	codings := strings.Split(te, ",")
+	return strings.EqualFold(strings.TrimSpace(codings[len(codings)-1]), "chunked")
+}
+
+// ChunkedBody is body in chunked transfer coding (RFC 9112 §7.1): one chunk and the last.
+func ChunkedBody(body []byte) []byte {
+	var b bytes.Buffer
+	if len(body) > 0 {
+		fmt.Fprintf(&b, "%x\r\n", len(body))
+		b.Write(body)
+		b.WriteString("\r\n")
+	}
+	b.WriteString("0\r\n\r\n")
+	return b.Bytes()
 }
 
 // Clone is r with slices and body of its own.
@@ -53,6 +122,11 @@ func (r Request) Clone() Request {
 	r.Query = slices.Clone(r.Query)
 	r.Header = slices.Clone(r.Header)
 	r.Body = r.Body.clone()
+	if r.Raw != nil {
+		raw := *r.Raw
+		raw.Hosts, raw.Lengths = slices.Clone(raw.Hosts), slices.Clone(raw.Lengths)
+		r.Raw = &raw
+	}
 	return r
 }
 

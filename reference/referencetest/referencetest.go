@@ -83,7 +83,9 @@ func Start(t testing.TB, opts Options) *Server {
 	if err != nil {
 		t.Fatalf("referencetest: %v", err)
 	}
-	srv := httptest.NewServer(ref) // httptest listens on 127.0.0.1
+	srv := httptest.NewUnstartedServer(ref)         // httptest listens on 127.0.0.1
+	srv.Listener = reference.Listener(srv.Listener) // net/http's own answers as Error records
+	srv.Start()
 	s.URL, s.Reference = srv.URL+ref.Facts().BasePath, ref
 	t.Cleanup(func() {
 		srv.Close()

@@ -57,9 +57,9 @@ func Start(delay time.Duration, opts conformance.Options) (*Setup, error) {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
 	s := &Setup{ref: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}}
-	go func() { _ = s.ref.Serve(ln) }()
+	go func() { _ = s.ref.Serve(reference.Listener(ln)) }()
 	origin := "http://" + ln.Addr().String()
-	if s.Proxy, err = latency.Start(origin, latency.Options{Delay: delay}); err != nil {
+	if s.Proxy, err = latency.Start(origin, latency.Options{Delay: delay, Listener: reference.Listener}); err != nil {
 		_ = s.ref.Close()
 		return nil, err
 	}

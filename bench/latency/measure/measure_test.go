@@ -56,7 +56,12 @@ func TestSameThroughTheProxy(t *testing.T) {
 	assert.Equal(t, outcomes(want), outcomes(row.Report))
 	assert.Equal(t, want.Counts, row.Report.Counts)
 	assert.Equal(t, want.Requests, row.Report.Requests)
-	assert.EqualValues(t, row.Report.Requests, row.Requests, "requests the run counted, and the proxy")
+	// The proxy counts the requests its handler forwards; those its HTTP layer (net/http's)
+	// refuses before any handler it never sees: the listing's anatomy cases without Host, with
+	// two, with two Content-Lengths, with Transfer-Encoding: gzip, with %zz in the path and
+	// with Expect: conformance, each with the key and without.
+	const refusedBeforeTheProxy = 12
+	assert.EqualValues(t, row.Report.Requests-refusedBeforeTheProxy, row.Requests, "requests the run counted, and the proxy")
 	assert.GreaterOrEqual(t, row.MaxInFlight, int64(1))
 	assert.LessOrEqual(t, row.MaxInFlight, int64(conformance.DefaultWorkers), "never more requests in flight than workers")
 	assert.Zero(t, direct.Proxy.Stats().Requests, "the direct run bypassed its proxy")
