@@ -64,12 +64,15 @@ type run struct {
 	// alone holds the status each single variant that failed got, by case name: what a
 	// combination holding a rejected key is compared with.
 	alone map[string]int
+	// probed says the family has looked once for a record a create refused with a 5xx left
+	// behind (leftUnservable): shared by the forks.
+	probed *atomic.Bool
 }
 
 // Run sends every case of f on up to the budget's workers, judges each answer by its case's
 // verdict, and records the failures, tagged with their cases, to to.
 func (f *Family) Run(env Env, to Sender) (out Outcome) {
-	r := &run{Env: env, fam: f, to: to}
+	r := &run{Env: env, fam: f, to: to, probed: new(atomic.Bool)}
 	defer func() {
 		if v := recover(); v != nil {
 			out.Panicked = fmt.Sprint(v)
@@ -153,7 +156,7 @@ func keyAnswers(k Case, alone map[string]int) []int {
 // fork is a copy of r for one case: its own recorder and counts, the same settings.
 func (r *run) fork() (*run, func()) {
 	to, merge := r.to.Fork()
-	return &run{Env: r.Env, fam: r.fam, to: to, alone: r.alone}, merge
+	return &run{Env: r.Env, fam: r.fam, to: to, alone: r.alone, probed: r.probed}, merge
 }
 
 // caseOutcome is what one case showed, once merged into the family's recorder.
