@@ -12,6 +12,7 @@
 package latency
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -193,6 +194,20 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err := p.sleep(r.Context(), p.delay); err != nil {
 			return // the client went away
 		}
+	}
+	if r.ContentLength > 0 {
+		// A body shorter than its Content-Length (the client closed its side before the bytes
+		// it announced) is refused here, as a front server refuses it, with an Error record:
+		// forwarded, it would reach the upstream cut, and the answer with it.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Connection", "close")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"code":"invalid_request","message":"latency proxy: the body ended before its Content-Length","status":400}`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	p.rp.ServeHTTP(&noSniff{ResponseWriter: w}, r)
 }

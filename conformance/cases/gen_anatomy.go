@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/petstore/petstore/conformance/anatomy"
 	"github.com/petstore/petstore/conformance/wire"
@@ -286,11 +285,6 @@ func hostFraming(p anatomy.Part, v anatomy.Value) *wire.Raw {
 	return nil
 }
 
-// longLengthPatience is how long a request that announces more bytes than it sends waits
-// for its answer: past Apache's 10 s of waiting for a body, and short enough that a target
-// which waits for ever costs the deep run seconds, not the session's timeout per request.
-const longLengthPatience = 12 * time.Second
-
 // rawFraming is the wire form and the body of a framing choice Go's client cannot write.
 func rawFraming(choice string) (*wire.Raw, *Body) {
 	two := &Body{Raw: []byte("{}")}
@@ -300,7 +294,7 @@ func rawFraming(choice string) (*wire.Raw, *Body) {
 	case anatomy.FramingLengthAndChunked:
 		return &wire.Raw{TransferEncoding: "chunked", Lengths: []string{"5"}}, nil // "0\r\n\r\n": 5 bytes
 	case anatomy.FramingLongLength:
-		return &wire.Raw{Lengths: []string{"100"}, Patience: longLengthPatience}, two
+		return &wire.Raw{Lengths: []string{"100"}, CloseWrite: true}, two
 	case anatomy.FramingTEGzip:
 		return &wire.Raw{TransferEncoding: "gzip"}, nil
 	case anatomy.FramingChunkedNotLast:

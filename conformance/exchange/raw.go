@@ -127,6 +127,11 @@ func (s *Session) rawRoundTrip(ctx context.Context, req *http.Request, raw *wire
 	if _, err := conn.Write(s.rawBytes(req, raw, body)); err != nil {
 		return fail(err)
 	}
+	if cw, ok := conn.(interface{ CloseWrite() error }); ok && raw.CloseWrite {
+		if err := cw.CloseWrite(); err != nil {
+			return fail(err)
+		}
+	}
 	// Headers over the cap are an error, as the client's MaxResponseHeaderBytes makes them.
 	br := bufio.NewReader(io.LimitReader(conn, maxResponseHeaderBytes+maxResponseBytes+1))
 	resp, err := http.ReadResponse(br, req)

@@ -178,19 +178,34 @@ func TestRawSenderSendsOnlyReads(t *testing.T) {
 	}
 }
 
-// A target that waits for announced bytes that never come is waited for as long as the
-// request's patience, not the session's timeout, and its silence is no finding.
-func TestRawSenderPatience(t *testing.T) {
-	addr, got := rawListener(t, "")
-	s := rawSession(t, addr, time.Minute)
+// A request that announces bytes it never sends closes its side of the connection: the target
+// reads the end at once (the listener here stops reading at EOF, not at its deadline), and
+// one that closes without an answer is no finding.
+func TestRawSenderClosesItsSide(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	got := make(chan []byte, 1)
+	eof := make(chan bool, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close() // no answer: an incomplete request may be closed on
+		_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+		b, err := io.ReadAll(conn)
+		got <- b
+		eof <- err == nil
+	}()
+	s := rawSession(t, ln.Addr().String(), time.Minute)
 	rec := NewRecorder(s.Redact)
-	start := time.Now()
-	_, _, err := s.Exchange(context.Background(), rec, true, wire.Request{Method: http.MethodGet, Path: "/pets",
-		Body: wire.JSONBody([]byte(`{}`)), Raw: &wire.Raw{Lengths: []string{"100"}, Patience: 500 * time.Millisecond}})
+	_, _, err = s.Exchange(context.Background(), rec, true, wire.Request{Method: http.MethodGet, Path: "/pets",
+		Body: wire.JSONBody([]byte(`{}`)), Raw: &wire.Raw{Lengths: []string{"100"}, CloseWrite: true}})
 	require.True(t, errors.Is(err, ErrNotSent), "%v", err)
-	assert.Less(t, time.Since(start), 10*time.Second)
-	assert.Contains(t, rec.NotSent(), "never come")
+	assert.True(t, <-eof, "the target read the end of the request, not its own deadline")
 	assert.Contains(t, string(<-got), "Content-Length: 100\r\n\r\n{}")
+	assert.Contains(t, rec.NotSent(), "never came")
 	assert.Empty(t, rec.Failures())
 }
 

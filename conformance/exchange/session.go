@@ -99,13 +99,14 @@ func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Res
 		return nil, nil, err
 	}
 	resp, body, truncated, err := s.send(req, &rt)
-	if raw := rawOf(req); err != nil && raw != nil && raw.Patience > 0 && timedOut(err) && req.Context().Err() == nil {
-		// The target waits for the bytes the request announced and never sends: no answer
-		// within the patience given is its right (RFC 9112 §8), and no verdict.
+	if raw := rawOf(req); err != nil && raw != nil && raw.CloseWrite && (timedOut(err) || dropped(err)) && req.Context().Err() == nil {
+		// The request announced bytes it never sent, and said so by closing its side: a
+		// server may close, or wait, without answering such an incomplete request (RFC 9112
+		// §8), which is no verdict.
 		ex := s.exchange(req, reqBody)
 		ex.Error = s.Redact(err.Error())
 		rec.add(ex)
-		why := fmt.Sprintf("no answer within %s: the target waits for the bytes the request announced, which never come (RFC 9112 section 8)", raw.Patience)
+		why := "no answer to a request whose announced bytes never came (RFC 9112 section 8 lets a server close without one)"
 		rec.mu.Lock()
 		rec.notSent = why
 		rec.mu.Unlock()
@@ -345,18 +346,14 @@ func (s *Session) sendOnce(req *http.Request, rt *routed) (*http.Response, []byt
 	case <-req.Context().Done():
 		return nil, nil, false, req.Context().Err()
 	}
-	timeout, raw := s.timeout, rawOf(req)
-	if raw != nil && raw.Patience > 0 {
-		timeout = raw.Patience
-	}
-	ctx, cancel := context.WithTimeout(req.Context(), timeout)
+	ctx, cancel := context.WithTimeout(req.Context(), s.timeout)
 	defer cancel()
 	s.requests.Add(1)
 	var resp *http.Response
 	var conn net.Conn
 	var reused bool
 	var err error
-	if raw != nil {
+	if raw := rawOf(req); raw != nil {
 		resp, err = s.rawRoundTrip(ctx, req, raw, rt.body)
 	} else {
 		resp, conn, reused, err = s.roundTrip(ctx, req)

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/petstore/petstore/conformance/report"
 )
@@ -72,10 +71,11 @@ type Raw struct {
 	// is ("{base}{path}%zz"); the request is built, guarded and recorded with the
 	// operation's path.
 	Target string
-	// Patience, when set, is how long the answer is waited for instead of the session's
-	// timeout; no answer by then is no finding (the server waits for bytes that a longer
-	// Content-Length announced and that never come, RFC 9112 §8).
-	Patience time.Duration
+	// CloseWrite closes the sending side of the connection once the request is written: the
+	// bytes a longer Content-Length announced never come, and the server reads the end of
+	// them at once instead of waiting out a timeout of its own. An incomplete request may be
+	// answered or not (RFC 9112 §8): no answer is no finding.
+	CloseWrite bool
 }
 
 // HostLines are the Host lines r sends for a base URL's host.
