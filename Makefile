@@ -53,17 +53,25 @@ image:
 # The two halves run side by side.
 # The release tool (internal/cmd/release) runs without -race too: it starts no goroutines, and
 # gzip and SHA-256 over the tens of megabytes of an archive take 20 s under -race, 2 s without.
+# WHOLE_RUNS are tests of the conformance package that are whole runs about what a run
+# concludes, not about how its goroutines meet (the varied reference's ten seeds, the faulty
+# servers): they run in the other half, as the catalogues do; the package's worker,
+# determinism and connection tests stay under -race.
+# -trimpath: vet, the half without -race and the tests that build the commands in clones of
+# their own (as make build does) share one compile of the module, wherever it lies.
 CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
 NORACE     = $(CATALOGUES) ./internal/cmd/release/...
+WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads
 test:
-	$(GO) vet ./...
+	$(GO) vet -trimpath ./...
 	$(MAKE) --no-print-directory -j2 test-race test-catalogues
 
 test-race:
-	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 -p 4 -timeout 20m $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release)
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 -p 4 -timeout 20m -skip '^($(WHOLE_RUNS))$$' $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release)
 
 test-catalogues:
-	$(GO) test -count=1 -parallel 8 -timeout 20m $(NORACE)
+	$(GO) test -trimpath -count=1 -parallel 8 -timeout 20m $(NORACE)
+	$(GO) test -trimpath -count=1 -timeout 20m -run '^($(WHOLE_RUNS))$$' ./conformance
 
 # make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
 # depends on the machine's speed fails here. Run it a few times before calling a test steady.
