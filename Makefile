@@ -53,17 +53,18 @@ image:
 # The two halves run side by side.
 # The release tool (internal/cmd/release) runs without -race too: it starts no goroutines, and
 # gzip and SHA-256 over the tens of megabytes of an archive take 20 s under -race, 2 s without.
-# WHOLE_RUNS are tests of the conformance package that are whole runs about what a run
-# concludes, not about how its goroutines meet (the varied reference's ten seeds, the faulty
-# servers): they run in the other half, as the catalogues do; the package's worker,
-# determinism and connection tests stay under -race.
+# WHOLE_RUNS are tests of ./conformance and ./cmd/conformance that are whole runs about what a
+# run concludes, not about how its goroutines meet (the varied reference's ten seeds, the
+# faulty servers, the secrets in every output): they run in the other half, as the catalogues
+# do (TestMakefile holds each name to one test of those packages); their worker, determinism,
+# connection and interruption tests, and a whole run of the reference, stay under -race.
 # -trimpath everywhere: vet, the half without -race and the tests that build the commands in
 # clones of their own (as make build does) share one compile of the module, and the race half
 # another, whatever directory the checkout lies in: a fresh clone on a machine that has built
 # the module before compiles nothing again (38 s of a fresh clone's make test before).
 CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
 NORACE     = $(CATALOGUES) ./internal/cmd/release/...
-WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads
+WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce|TestExploreEveryFinding|TestNoSecretInAnyOutput|TestRunReports|TestRunMinCoverage|TestDiffPairs
 test:
 	$(GO) vet -trimpath ./...
 	$(MAKE) --no-print-directory -j2 test-race test-catalogues
@@ -73,7 +74,7 @@ test-race:
 
 test-catalogues:
 	$(GO) test -trimpath -count=1 -parallel 8 -timeout 20m $(NORACE)
-	$(GO) test -trimpath -count=1 -timeout 20m -run '^($(WHOLE_RUNS))$$' ./conformance
+	$(GO) test -trimpath -count=1 -timeout 20m -run '^($(WHOLE_RUNS))$$' ./conformance ./cmd/conformance
 
 # make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
 # depends on the machine's speed fails here. Run it a few times before calling a test steady.

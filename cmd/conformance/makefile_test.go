@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,10 +54,39 @@ func TestMakefile(t *testing.T) {
 
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
+	wholeRunsInOneHalf(t, root, makeN(t, "test-race"), makeN(t, "test-catalogues"))
+
 	ignored := []string{"explore-replay.json", "explore-replay-2.json", "sub/explore-replay-3.json", "dist/petstore_v1_linux_amd64.tar.gz", "bin/conformance"}
 	cmd := exec.Command("git", append([]string{"check-ignore", "--no-index", "--"}, ignored...)...)
 	cmd.Dir = root
 	out, err := cmd.Output()
 	require.NoError(t, err, "git check-ignore: none of %v is ignored", ignored)
 	assert.Equal(t, strings.Join(ignored, "\n")+"\n", string(out))
+}
+
+// wholeRunsInOneHalf: the tests make test-race skips are the tests make test-catalogues runs,
+// each a test of ./conformance or ./cmd/conformance defined once, so that none is skipped by
+// one half and left out by the other.
+func wholeRunsInOneHalf(t *testing.T, root, race, norace string) {
+	t.Helper()
+	skip := regexp.MustCompile(`-skip '\^\(([^)]*)\)\$'`).FindStringSubmatch(race)
+	run := regexp.MustCompile(`-run '\^\(([^)]*)\)\$' \./conformance \./cmd/conformance\n`).FindStringSubmatch(norace)
+	require.NotNil(t, skip, "make test-race skips the whole runs:\n%s", race)
+	require.NotNil(t, run, "make test-catalogues runs them in ./conformance and ./cmd/conformance:\n%s", norace)
+	assert.Equal(t, skip[1], run[1])
+	for _, name := range strings.Split(skip[1], "|") {
+		var defined []string
+		for _, dir := range []string{"conformance", "cmd/conformance"} {
+			files, err := filepath.Glob(filepath.Join(root, dir, "*_test.go"))
+			require.NoError(t, err)
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				require.NoError(t, err)
+				if strings.Contains(string(b), "\nfunc "+name+"(t *testing.T) {") {
+					defined = append(defined, f)
+				}
+			}
+		}
+		assert.Len(t, defined, 1, "%s: one test of ./conformance or ./cmd/conformance", name)
+	}
 }
