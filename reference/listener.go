@@ -36,6 +36,19 @@ func (l recordListener) Accept() (net.Conn, error) {
 
 type recordConn struct{ net.Conn }
 
+// NetConn is the connection under c (a reset of the test double sets its linger), as
+// tls.Conn gives its own.
+func (c recordConn) NetConn() net.Conn { return c.Conn }
+
+// CloseWrite closes the sending side of the connection under c, as net/http does before it
+// closes after a refusal (its closeWriteAndWait), when that connection can.
+func (c recordConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 func (c recordConn) Write(b []byte) (int, error) {
 	out, ok := errorRecordFor(b)
 	if !ok {

@@ -23,13 +23,28 @@ import (
 func breakConnection(w http.ResponseWriter, reset bool) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err == nil {
-		if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		if tcp, ok := tcpConn(conn); ok && reset {
 			_ = tcp.SetLinger(0) // close sends RST instead of FIN
 		}
 		_ = conn.Close()
 	}
 	// Without a connection to take (HTTP/2, a recorder), aborting is all there is.
 	panic(http.ErrAbortHandler)
+}
+
+// tcpConn is the TCP connection under conn and the wrappers it may be in (the reference's
+// listener, TLS), each of which gives its own with NetConn.
+func tcpConn(conn net.Conn) (*net.TCPConn, bool) {
+	for {
+		if tcp, ok := conn.(*net.TCPConn); ok {
+			return tcp, true
+		}
+		w, ok := conn.(interface{ NetConn() net.Conn })
+		if !ok {
+			return nil, false
+		}
+		conn = w.NetConn()
+	}
 }
 
 // slowKey is the request context's key for its slowBody.
