@@ -34,6 +34,10 @@ type SecretVar struct {
 	Var   string // PETSTORE_HEADER_1
 	What  string // what the value is: "the value of the header X-Gateway"
 	Value string
+	// Also is another form of the value that is masked too, wherever it is echoed: a query
+	// value's decoded form, where the user wrote it percent-encoded ("Q%2BSECRET%20v" in the
+	// URL, and so in the variable a curl line puts there; "Q+SECRET v" decoded).
+	Also string
 }
 
 // Placeholder is what reports write for the value.
@@ -52,7 +56,7 @@ type Secrets struct {
 func (s Secrets) Vars() []SecretVar {
 	var out []SecretVar
 	if s.AdminKey != "" {
-		out = append(out, SecretVar{"PETSTORE_ADMIN_KEY", "the admin key", s.AdminKey})
+		out = append(out, SecretVar{Var: "PETSTORE_ADMIN_KEY", What: "the admin key", Value: s.AdminKey})
 	}
 	names := make([]string, 0, len(s.Headers))
 	for k := range s.Headers {
@@ -66,7 +70,7 @@ func (s Secrets) Vars() []SecretVar {
 				continue
 			}
 			n++
-			out = append(out, SecretVar{fmt.Sprintf("PETSTORE_HEADER_%d", n), "the value of the header " + k, strings.TrimSpace(v)})
+			out = append(out, SecretVar{Var: fmt.Sprintf("PETSTORE_HEADER_%d", n), What: "the value of the header " + k, Value: strings.TrimSpace(v)})
 		}
 	}
 	if u, err := url.Parse(s.BaseURL); err == nil {
@@ -80,23 +84,28 @@ func urlVars(u *url.URL) []SecretVar {
 	var out []SecretVar
 	if u.User != nil {
 		if name := u.User.Username(); name != "" {
-			out = append(out, SecretVar{"PETSTORE_URL_USER", "the user of the base URL", name})
+			out = append(out, SecretVar{Var: "PETSTORE_URL_USER", What: "the user of the base URL", Value: name})
 		}
 		if p, ok := u.User.Password(); ok && p != "" {
-			out = append(out, SecretVar{"PETSTORE_URL_PASSWORD", "the password of the base URL", p})
+			out = append(out, SecretVar{Var: "PETSTORE_URL_PASSWORD", What: "the password of the base URL", Value: p})
 		}
 	}
 	n := 0
 	for _, kv := range strings.Split(u.RawQuery, "&") {
 		name, v, _ := strings.Cut(kv, "=")
-		if uv, err := url.QueryUnescape(v); err == nil {
-			v = uv
+		decoded, err := url.QueryUnescape(v)
+		if err != nil || decoded == v {
+			decoded = ""
 		}
 		if v == "" {
 			continue
 		}
+		what := "the value of " + name + "= in the base URL's query"
+		if decoded != "" {
+			what += ", percent-encoded as written there"
+		}
 		n++
-		out = append(out, SecretVar{fmt.Sprintf("PETSTORE_QUERY_%d", n), "the value of " + name + "= in the base URL's query", v})
+		out = append(out, SecretVar{Var: fmt.Sprintf("PETSTORE_QUERY_%d", n), What: what, Value: v, Also: decoded})
 	}
 	return out
 }
@@ -108,9 +117,11 @@ func keySecret(key string) secret.Secret {
 }
 
 func varSecrets(vars []SecretVar) []secret.Secret {
-	out := make([]secret.Secret, len(vars))
-	for i, v := range vars {
-		out[i] = secret.Secret{Value: v.Value, Placeholder: v.Placeholder(), Base64: "<base64 of " + v.Placeholder() + ">"}
+	var out []secret.Secret
+	for _, v := range vars {
+		for _, value := range []string{v.Value, v.Also} {
+			out = append(out, secret.Secret{Value: value, Placeholder: v.Placeholder(), Base64: "<base64 of " + v.Placeholder() + ">"})
+		}
 	}
 	return out
 }

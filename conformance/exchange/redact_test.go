@@ -152,3 +152,20 @@ func TestCurlReadsEverySecretFromTheEnvironment(t *testing.T) {
 	assert.Contains(t, args, "X-Gateway: Gw4x")
 	assert.Contains(t, args, "http://Uy8:Pf6w@"+u.Host+"/v1/pets?code=Cv3q&limit=3")
 }
+
+// A query value the user wrote percent-encoded in its own way (%2B and %20, as JavaScript's
+// encodeURIComponent writes them) is masked as written and decoded, and the curl line's
+// variable holds it as written, so that the URL it makes is the one given.
+func TestQueryValueMaskedAsWritten(t *testing.T) {
+	base := "http://127.0.0.1:9/v1?tok=Q%2BSECRET%20v"
+	s, err := New(Config{BaseURL: base, APIKey: "Lk9vWq2xTz8mNp4rB6", Facts: facts(t)})
+	require.NoError(t, err)
+	for _, text := range []string{"target " + base, "--base-url=" + base, `{"target":"` + base + `"}`, "the value Q+SECRET v"} {
+		got := s.Redact(text)
+		assert.NotContains(t, got, "SECRET", text)
+	}
+	vars := Secrets{BaseURL: base}.Vars()
+	require.Len(t, vars, 1)
+	assert.Equal(t, "Q%2BSECRET%20v", vars[0].Value)
+	assert.Equal(t, "the value of tok= in the base URL's query, percent-encoded as written there", vars[0].What)
+}
