@@ -122,6 +122,11 @@ func (s *Session) permit(req *http.Request, rt *routed) error {
 		// it must be one that changes nothing, whatever it is taken for.
 		return &NotSentError{fmt.Sprintf("%s: a request in a wire form of its own is sent only as GET or HEAD", req.Method)}
 	}
+	if rawOf(req) != nil && s.proxied(req) {
+		// Written byte for byte on a connection of its own, it would bypass the proxy the
+		// other requests take (and a proxy would write it again in its own form).
+		return &NotSentError{"a request in a wire form of its own needs a direct connection to the target, and the environment (HTTP_PROXY, HTTPS_PROXY) sends requests through a proxy"}
+	}
 	for _, m := range overrides(req) {
 		// A stack that honours a method override acts as that method: the request goes only
 		// where that method may go.
@@ -302,4 +307,15 @@ func staticSegmentsOf(f *spec.Facts) map[string]bool {
 		}
 	}
 	return out
+}
+
+// proxied says the session's client sends req through a proxy (the environment's
+// HTTP_PROXY or HTTPS_PROXY, or a transport of the caller's).
+func (s *Session) proxied(req *http.Request) bool {
+	tr, ok := s.client.Transport.(*http.Transport)
+	if !ok || tr.Proxy == nil {
+		return false
+	}
+	u, err := tr.Proxy(req)
+	return err == nil && u != nil
 }

@@ -61,7 +61,7 @@ func (s *Session) rawPath(req *http.Request, raw *wire.Raw) string {
 // rawHeader is the header raw sends for req, in the order it is written: the Host lines,
 // req's fields by name, then the framing.
 func (s *Session) rawHeader(req *http.Request, raw *wire.Raw, body []byte) (lines [][2]string, sent []byte) {
-	for _, h := range raw.HostLines(req.URL.Host) {
+	for _, h := range raw.HostLines(cmp.Or(req.Host, req.URL.Host)) {
 		lines = append(lines, [2]string{"Host", h})
 	}
 	lines = append(lines, fieldsInOrder(req.Header)...)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -155,6 +156,43 @@ func TestRawSenderWritesTheBytesAsked(t *testing.T) {
 	}
 }
 
+// A Host the user gives (-H 'Host: vhost') is the one Host line of a raw request, in place
+// of the base URL's (none where the case sends none, one of two where it sends two), and the
+// Host of a request Go's client writes, not a field beside it.
+func TestUserHostIsTheHostSent(t *testing.T) {
+	addr, got := rawListener(t, errorAnswer)
+	facts, err := spec.ReadFacts(spec.MustLoad())
+	require.NoError(t, err)
+	s, err := New(Config{BaseURL: "http://" + addr + "/v1", APIKey: rawKeyForTest, Facts: facts, Timeout: 5 * time.Second,
+		Headers: http.Header{"Host": {"vhost.example"}}})
+	require.NoError(t, err)
+	list := wire.Request{Method: http.MethodGet, Path: "/pets"}
+	for _, tt := range []struct {
+		name  string
+		raw   *wire.Raw
+		hosts []string
+	}{
+		{"plain", nil, []string{"vhost.example"}},
+		{"no host", &wire.Raw{HostSet: true}, nil},
+		{"two hosts", &wire.Raw{HostSet: true, Hosts: []string{"{host}", "example.invalid"}}, []string{"vhost.example", "example.invalid"}},
+		{"bad escape", &wire.Raw{Target: "{base}{path}%zz"}, []string{"vhost.example"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := list.Clone()
+			r.Raw = tt.raw
+			_, _, _ = s.Exchange(context.Background(), NewRecorder(s.Redact), true, r)
+			head, _, _ := strings.Cut(string(<-got), "\r\n\r\n")
+			var hosts []string
+			for _, line := range strings.Split(head, "\r\n")[1:] {
+				if name, v, _ := strings.Cut(line, ": "); strings.EqualFold(name, "Host") {
+					hosts = append(hosts, v)
+				}
+			}
+			assert.Equal(t, tt.hosts, hosts)
+		})
+	}
+}
+
 func mustHTTP(t *testing.T, s *Session, r wire.Request) *http.Request {
 	t.Helper()
 	req, err := s.HTTPRequest(context.Background(), r)
@@ -229,4 +267,19 @@ func TestRawSenderOverTLS(t *testing.T) {
 	require.Len(t, exs, 1)
 	assert.Contains(t, exs[0].Curl, "| openssl s_client -quiet -connect '"+srv.Listener.Addr().String()+"' -servername '127.0.0.1'")
 	assert.NotContains(t, exs[0].Curl, rawKeyForTest)
+}
+
+// Where the client sends requests through a proxy, a raw request is not sent (it would go
+// around the proxy), and says why.
+func TestRawRequestNotSentThroughAProxy(t *testing.T) {
+	facts, err := spec.ReadFacts(spec.MustLoad())
+	require.NoError(t, err)
+	proxy, _ := url.Parse("http://127.0.0.1:9")
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	s, err := New(Config{BaseURL: "http://127.0.0.1:9/v1", APIKey: rawKeyForTest, Facts: facts, Client: client})
+	require.NoError(t, err)
+	rec := NewRecorder(s.Redact)
+	_, _, err = s.Exchange(context.Background(), rec, true, wire.Request{Method: http.MethodGet, Path: "/pets", Raw: &wire.Raw{HostSet: true}})
+	require.True(t, errors.Is(err, ErrNotSent), "%v", err)
+	assert.Contains(t, rec.NotSent(), "HTTP_PROXY")
 }

@@ -21,7 +21,7 @@ func (s *Session) build(ctx context.Context, r wire.Request, key string) (*http.
 		return nil, err
 	}
 	s.WithBaseQuery(req.URL)
-	s.AddHeaders(req.Header)
+	s.AddHeaders(req)
 	if r.Raw != nil {
 		req = req.WithContext(withRaw(req.Context(), r.Raw))
 	}

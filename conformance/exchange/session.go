@@ -86,7 +86,7 @@ func (s *Session) Do(rec *Recorder, open bool, req *http.Request) (*http.Respons
 // same bytes); the caller must not change them.
 func (s *Session) DoRead(rec *Recorder, open bool, req *http.Request) (*http.Response, []byte, error) {
 	s.WithBaseQuery(req.URL)
-	s.AddHeaders(req.Header)
+	s.AddHeaders(req)
 	reqBody, err := bufferBody(req)
 	if err != nil {
 		return nil, nil, err
@@ -247,11 +247,18 @@ func (s *Session) WithBaseQuery(u *url.URL) {
 	}
 }
 
-// AddHeaders adds Options.Headers that the request does not set itself.
-func (s *Session) AddHeaders(h http.Header) {
+// AddHeaders adds Options.Headers that req does not set itself. A Host among them (-H
+// 'Host: vhost') is the Host req is sent with, unless req names its own (the anatomy's Host
+// values): Go's client writes req.Host and never a Host field, and so does the raw sender.
+func (s *Session) AddHeaders(req *http.Request) {
 	for k, vs := range s.headers {
-		if h.Get(k) == "" {
-			h[k] = append([]string(nil), vs...)
+		switch {
+		case http.CanonicalHeaderKey(k) == "Host":
+			if len(vs) > 0 && (req.Host == "" || req.Host == req.URL.Host) {
+				req.Host = vs[0]
+			}
+		case req.Header.Get(k) == "":
+			req.Header[k] = append([]string(nil), vs...)
 		}
 	}
 }
