@@ -57,7 +57,8 @@ image:
 # run concludes, not about how its goroutines meet (the varied reference's ten seeds, the
 # faulty servers, the secrets in every output): they run in the other half, as the catalogues
 # do (TestMakefile holds each name to one test of those packages); their worker, determinism,
-# connection and interruption tests, and a whole run of the reference, stay under -race.
+# connection and interruption tests, and whole runs of the reference (TestRunInProcessReference,
+# TestWorkersDoNotChangeTheReport), stay under -race.
 # -trimpath everywhere: vet, the half without -race and the tests that build the commands in
 # clones of their own (as make build does) share one compile of the module, and the race half
 # another, whatever directory the checkout lies in: a fresh clone on a machine that has built

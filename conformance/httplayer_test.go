@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -138,4 +139,72 @@ func TestHTTPLayerOtherChoicesPass(t *testing.T) {
 	// 501 to the transfer coding among them.
 	rep = run(t, serve(t, ref), conformance.Options{Seed: 1, Only: []string{"listPets/cases-anatomy"}, Strict: true})
 	assert.Equal(t, conformance.Pass, rep.Results[0].Status, "%v", rep.Results[0].Failures)
+}
+
+// renaming is a listener whose connections rename one field of each request before net/http
+// reads it (a server whose HTTP layer passes Expect on to the application, which Go's does
+// not: it answers every expectation but 100-continue with 417 first).
+type renaming struct {
+	net.Listener
+	from, to string // of the same length
+}
+
+func (l renaming) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return renamingConn{c, l.from, l.to}, nil
+}
+
+type renamingConn struct {
+	net.Conn
+	from, to string
+}
+
+func (c renamingConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	copy(b[:n], bytes.ReplaceAll(b[:n], []byte(c.from), []byte(c.to)))
+	return n, err
+}
+
+// Without a key, a request the HTTP layer may answer first is still never a success: a server
+// that serves the listing to a keyless request with an Expect fails (5.3). A TRACE goes
+// without the key only (RFC 9110 9.3.8: no credentials in a TRACE), and its echo, no
+// resource's content, is an answer.
+func TestKeylessSuccessFailsBesideAnExpectation(t *testing.T) {
+	ref := newReference(t, beforeSunset, reference.Config{})
+	lets := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "TRACE":
+			w.Header().Set("Content-Type", "message/http")
+			_, _ = fmt.Fprintf(w, "TRACE %s HTTP/1.1\r\nHost: %s\r\n", r.URL.RequestURI(), r.Host)
+		case r.Header.Get("Xxpect") != "" && r.Header.Get("Authorization") == "":
+			r.Header.Set("Authorization", "Bearer "+testKey) // the expectation skips the key check
+			ref.ServeHTTP(w, r)
+		default:
+			ref.ServeHTTP(w, r)
+		}
+	})
+	srv := httptest.NewUnstartedServer(lets)
+	srv.Listener = reference.Listener(renaming{srv.Listener, "\r\nExpect: ", "\r\nXxpect: "})
+	srv.Start()
+	t.Cleanup(srv.Close)
+	rep := run(t, conformance.Target{BaseURL: srv.URL + "/v1", APIKey: testKey, Client: srv.Client()},
+		conformance.Options{Seed: 1, Only: []string{"listPets/cases-anatomy", "getPet/cases-anatomy"}})
+	var failed, sent []string
+	for _, res := range rep.Results {
+		for _, f := range res.Failures {
+			failed = append(failed, f.Case+": "+f.Message)
+		}
+		for _, ex := range res.Exchanges {
+			if ex.Request.Method == "TRACE" {
+				sent = append(sent, ex.Request.Header.Get("Authorization"))
+			}
+		}
+	}
+	assert.Equal(t, []string{"Expect: conformance; no Authorization header: a request without a valid key must not succeed (5.3), got 200 OK"}, failed)
+	for _, auth := range sent {
+		assert.Empty(t, auth, "a TRACE carries no credentials")
+	}
 }

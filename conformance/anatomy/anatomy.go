@@ -188,6 +188,9 @@ type Part struct {
 	// the request's own (the method in Value.Text, after "=" for a query parameter): it is
 	// sent only where that method would touch the run's own animals, or change nothing.
 	MethodOverride bool
+	// NoCredentials: the part's values are sent without the key only. RFC 9110 §9.3.8
+	// forbids a client to send credentials in a TRACE request, whose answer may echo them.
+	NoCredentials bool
 	// NotImplemented: the standard answers a value of the part the server does not
 	// recognise with 501 Not Implemented (an unknown method, RFC 9110 §15.6.2): a 501 with an
 	// Error body is an answer there, not a server error.

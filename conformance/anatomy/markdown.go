@@ -159,6 +159,9 @@ func partCell(p Part) string {
 	if p.Unsafe {
 		notes = append(notes, "unsafe")
 	}
+	if p.NoCredentials {
+		notes = append(notes, "sent without the key only")
+	}
 	if p.NotImplemented {
 		notes = append(notes, "a 501 with an Error body is an answer")
 	}

@@ -30,8 +30,10 @@ func methodParts() []Part {
 			Defined:        []string{"RFC 9110 §9.3.8", "RFC 9110 §15.6.2"},
 			Meaning:        Open,
 			NotImplemented: true,
-			Why:            "the document shows no TRACE; RFC 9110 §9.3.8 defines a loop-back most servers disable (405, 501): open, never an echo of the Authorization field",
-			Values:         []Value{def(on(val("trace", ordinary, "TRACE on the operation's path", "TRACE"), getPet))},
+			NoCredentials:  true,
+			Why: "the document shows no TRACE; RFC 9110 §9.3.8 defines a loop-back most servers disable (405, 501): open; its 200 echoes the request, " +
+				"no resource's content, and §9.3.8 forbids a client to send credentials in it, so it goes without the key",
+			Values: []Value{def(on(val("trace", ordinary, "TRACE on the operation's path", "TRACE"), getPet))},
 		},
 		{
 			ID: "method/unshown", Where: Method, Name: "PUT, PATCH, DELETE",

@@ -34,7 +34,9 @@ func (g *Generator) anatomyCases(op spec.Operation) []Case {
 	for _, p := range parts {
 		for _, m := range g.anatomyMutations(op, p) {
 			byPart[p.ID] = append(byPart[p.ID], m)
-			out = append(out, Combine(op.ID, g.Valid(op), m))
+			if !p.NoCredentials {
+				out = append(out, Combine(op.ID, g.Valid(op), m))
+			}
 			if !op.Secured || p.ID == "header/authorization" {
 				continue
 			}
@@ -45,7 +47,9 @@ func (g *Generator) anatomyCases(op spec.Operation) []Case {
 				c.Reason = "the HTTP layer answers a fault of the request's framing, Host or target before any handler reads the key " +
 					"(RFC 9112 sections 3.2 and 6.3): without a key any 4xx with an Error record is an answer, never a success (5.3)"
 			case !keyFirst(p):
-				c.Verdict, c.Statuses, c.Keyless = Open, nil, p.Where == anatomy.Target || p.Where == anatomy.Method && p.ID != "method/options"
+				// Without a key no success is right, but where the answer is no resource's
+				// content: a CORS preflight, a TRACE's echo, another host's site.
+				c.Verdict, c.Statuses, c.Keyless = Open, nil, !slices.Contains([]string{"method/options", "method/trace", "header/host"}, p.ID)
 				c.Reason = "the value may address another resource than the operation, which the document does not show: " +
 					"without a key any 4xx with an Error record or a redirect is an answer"
 				if c.Keyless {
