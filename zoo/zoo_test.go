@@ -12,6 +12,7 @@ func TestKeyBlanksValues(t *testing.T) {
 	assert.Equal(t, "createPet/cases-auth | no Authorization header | want … Unauthorized with an Error body, got … Bad Request",
 		Key("createPet/cases-auth", "no Authorization header", "want 401 Unauthorized with an Error body, got 400 Bad Request"))
 	assert.Equal(t, "getPet/unknown-id | want status … Not Found, got … OK", Key("getPet/unknown-id", "", "want status 404 Not Found, got 200 OK"))
+	assert.Equal(t, "getPet/cases-path | petId = …_…, a listed animal's id | want … OK", Key("getPet/cases-path", "petId = 1_24, a listed animal's id", "want 200 OK"))
 }
 
 // A recorded fault that is not reported is lost; a failure nobody judged, or a false
