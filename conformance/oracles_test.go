@@ -343,6 +343,20 @@ func TestRefusedCreateThatLeavesAnUnservableRecord(t *testing.T) {
 		assert.Empty(t, blamed(rep, "a refused create broke the listing"))
 		assert.Equal(t, []string{"Content-Type: text/plain"}, blamed(rep, "a refused create left a record behind that the service cannot serve"))
 	})
+	t.Run("getPet broken for every animal", func(t *testing.T) {
+		t.Parallel()
+		getFails := func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/pets/") {
+					errorReply(w, http.StatusInternalServerError, "internal", "broken")
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}
+		rep := run(t, serve(t, getFails(unservable(new(atomic.Int64))(newReference(t, beforeSunset, reference.Config{})))), opts)
+		assert.Empty(t, blamed(rep, "a refused create left a record behind"), "getPet fails the new animal too: nothing to blame")
+	})
 	t.Run("a listing broken before the cases", func(t *testing.T) {
 		t.Parallel()
 		broken := new(atomic.Int64)
