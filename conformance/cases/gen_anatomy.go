@@ -40,37 +40,53 @@ func (g *Generator) anatomyCases(op spec.Operation) []Case {
 			if !op.Secured || p.ID == "header/authorization" {
 				continue
 			}
-			c := Combine(op.ID, g.Valid(op), m, noKey)
-			switch {
-			case p.HTTPLayer:
-				c.Verdict, c.Statuses, c.Keyless = Open, nil, true
-				c.Reason = "the HTTP layer answers a fault of the request's framing, Host or target before any handler reads the key " +
-					"(RFC 9112 sections 3.2 and 6.3): without a key any 4xx with an Error record is an answer, never a success (5.3)"
-			case !keyFirst(p):
-				// Without a key no success is right, but where the answer is no resource's
-				// content: a CORS preflight, a TRACE's echo, another host's site.
-				c.Verdict, c.Statuses, c.Keyless = Open, nil, !slices.Contains([]string{"method/options", "method/trace", "header/host"}, p.ID)
-				c.Reason = "the value may address another resource than the operation, which the document does not show: " +
-					"without a key any 4xx with an Error record or a redirect is an answer"
-				if c.Keyless {
-					c.Reason += ", never a success (5.3)"
-				}
-			}
-			out = append(out, c)
+			out = append(out, keylessAnswer(Combine(op.ID, g.Valid(op), m, noKey), p))
 		}
+	}
+	byID := map[string]anatomy.Part{}
+	for _, p := range parts {
+		byID[p.ID] = p
 	}
 	for _, p := range parts {
 		for _, other := range p.Interacts {
 			for _, a := range byPart[p.ID] {
 				for _, b := range byPart[other] {
-					if c := Combine(op.ID, g.Valid(op), a, b); !sameRequestTwice(a, b) {
-						out = append(out, c)
+					switch {
+					case sameRequestTwice(a, b):
+					case p.NoCredentials:
+						out = append(out, keylessAnswer(Combine(op.ID, g.Valid(op), a, b, noKey), p))
+					case byID[other].NoCredentials: // a TRACE beside Max-Forwards carries no key either
+						out = append(out, keylessAnswer(Combine(op.ID, g.Valid(op), a, b, noKey), byID[other]))
+					default:
+						out = append(out, Combine(op.ID, g.Valid(op), a, b))
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// keylessAnswer is c, a case of a value of part p sent without a key, with the answers the
+// document leaves it: 401 first (Combine's verdict) where the key comes first; where the HTTP
+// layer or another resource may answer first, any 4xx with an Error record, and no success
+// but where the answer is no resource's content (a CORS preflight, a TRACE's echo, another
+// host's site).
+func keylessAnswer(c Case, p anatomy.Part) Case {
+	switch {
+	case p.HTTPLayer:
+		c.Verdict, c.Statuses, c.Keyless = Open, nil, true
+		c.Reason = "the HTTP layer answers a fault of the request's framing, Host or target before any handler reads the key " +
+			"(RFC 9112 sections 3.2 and 6.3): without a key any 4xx with an Error record is an answer, never a success (5.3)"
+	case !keyFirst(p):
+		c.Verdict, c.Statuses, c.Keyless = Open, nil, !slices.Contains([]string{"method/options", "method/trace", "header/host"}, p.ID)
+		c.Reason = "the value may address another resource than the operation, which the document does not show: " +
+			"without a key any 4xx with an Error record or a redirect is an answer"
+		if c.Keyless {
+			c.Reason += ", never a success (5.3)"
+		}
+	}
+	return c
 }
 
 // sameRequestTwice: two mutations that each replace the method cannot both hold.

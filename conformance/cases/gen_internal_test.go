@@ -1,6 +1,8 @@
 package cases
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -48,4 +50,27 @@ func TestRequestBodyPicksAJSONMediaType(t *testing.T) {
 	mt, s := requestBody(spec.Operation{Op: &openapi3.Operation{}})
 	assert.Empty(t, mt)
 	assert.Nil(t, s)
+}
+
+// No case of any depth sends the key in a TRACE (RFC 9110 9.3.8), combinations included.
+func TestNoKeyInATrace(t *testing.T) {
+	g := New(Base{Reference: "1", KnownID: "1", Name: func() string { return "conformance-x" }}).Deep(DepthDeep)
+	ops, err := spec.Operations(spec.MustLoad())
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces := 0
+	for _, op := range ops {
+		for _, k := range g.anatomyCases(op) {
+			if strings.EqualFold(k.Request.Method, "TRACE") {
+				traces++
+				if k.Request.Auth != AuthNone || slices.ContainsFunc(k.Request.Header, func(h Header) bool { return strings.EqualFold(h.Name, "Authorization") }) {
+					t.Errorf("%s %s sends the key in a TRACE", op.ID, k.Name)
+				}
+			}
+		}
+	}
+	if traces == 0 {
+		t.Fatal("no TRACE case: the test tests nothing")
+	}
 }
