@@ -53,29 +53,32 @@ image:
 # The two halves run side by side.
 # The release tool (internal/cmd/release) runs without -race too: it starts no goroutines, and
 # gzip and SHA-256 over the tens of megabytes of an archive take 20 s under -race, 2 s without.
-# WHOLE_RUNS are tests of ./conformance and ./cmd/conformance that are whole runs about what a
-# run concludes, not about how its goroutines meet (the varied reference's ten seeds, the
-# faulty servers, the secrets in every output): they run in the other half, as the catalogues
-# do (TestMakefile holds each name to one test of those packages); their worker, determinism,
-# connection and interruption tests, and whole runs of the reference (TestRunInProcessReference,
-# TestWorkersDoNotChangeTheReport), stay under -race.
+# The command's tests (./cmd/conformance) run without -race too: they drive the command (its
+# flags, files, exit codes, the clones it builds) over the runner, whose concurrency the
+# conformance package's tests check under -race; with -race they were the second longest
+# package of the suite.
+# WHOLE_RUNS are tests of ./conformance that are whole runs about what a run concludes, not
+# about how its goroutines meet (the varied reference's ten seeds, the faulty servers): they
+# run in the other half too (TestMakefile holds each name to one test of the package); its
+# worker, determinism, connection and interruption tests, and a whole run of the reference
+# (TestWorkersDoNotChangeTheReport), stay under -race.
 # -trimpath everywhere: vet, the half without -race and the tests that build the commands in
 # clones of their own (as make build does) share one compile of the module, and the race half
 # another, whatever directory the checkout lies in: a fresh clone on a machine that has built
 # the module before compiles nothing again (38 s of a fresh clone's make test before).
 CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
-NORACE     = $(CATALOGUES) ./internal/cmd/release/...
-WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce|TestExploreEveryFinding|TestNoSecretInAnyOutput|TestRunReports|TestRunMinCoverage|TestDiffPairs
+NORACE     = $(CATALOGUES) ./internal/cmd/release/... ./cmd/conformance/...
+WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce
 test:
 	$(GO) vet -trimpath ./...
 	$(MAKE) --no-print-directory -j2 test-race test-catalogues
 
 test-race:
-	GORACE=atexit_sleep_ms=0 $(GO) test -race -trimpath -count=1 -p 4 -timeout 20m -skip '^($(WHOLE_RUNS))$$' $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release)
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -trimpath -count=1 -p 4 -timeout 20m -skip '^($(WHOLE_RUNS))$$' $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release -e /cmd/conformance)
 
 test-catalogues:
 	$(GO) test -trimpath -count=1 -parallel 8 -timeout 20m $(NORACE)
-	$(GO) test -trimpath -count=1 -timeout 20m -run '^($(WHOLE_RUNS))$$' ./conformance ./cmd/conformance
+	$(GO) test -trimpath -count=1 -timeout 20m -run '^($(WHOLE_RUNS))$$' ./conformance
 
 # make test beside BUSY processes that spin on the CPUs (default: twice the cores): a test that
 # depends on the machine's speed fails here. Run it a few times before calling a test steady.
