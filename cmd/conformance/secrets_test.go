@@ -96,9 +96,11 @@ func gatewayReference(t *testing.T, key, admin, header, code string, getFails bo
 // query key, and an exploration given an admin key too, write none of them, in any form, in
 // any report, stream or file.
 func TestNoSecretInAnyOutput(t *testing.T) {
-	for _, key := range []string{"Qz7", "Lk9vWq2xTz8mNp4rB6"} {
+	// Each short secret holds a ~, which the run's random names ("conformance-tduy8d") never
+	// do: "Uy8" alone was found in one of them, by chance, as a secret.
+	for _, key := range []string{"Q~z7", "Lk9vWq2xTz8mNp4rB6"} {
 		t.Run(fmt.Sprintf("key of %d characters", len(key)), func(t *testing.T) {
-			secrets := map[string]string{"key": key, "admin key": "Jd5", "header": "Gw4x", "user": "Uy8", "password": "Pf6w", "query": "Cv3q"}
+			secrets := map[string]string{"key": key, "admin key": "J~d5", "header": "G~w4x", "user": "U~y8", "password": "P~f6w", "query": "C~v3q"}
 			srv := gatewayReference(t, key, secrets["admin key"], secrets["header"], secrets["query"], false)
 			u, _ := url.Parse(srv.URL)
 			base := fmt.Sprintf("http://%s:%s@%s/v1?code=%s", secrets["user"], secrets["password"], u.Host, secrets["query"])
