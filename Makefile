@@ -58,7 +58,8 @@ image:
 # conformance package's tests check under -race; with -race they were the second longest
 # package of the suite.
 # WHOLE_RUNS are tests of ./conformance that are whole runs about what a run concludes, not
-# about how its goroutines meet (the varied reference's ten seeds, the faulty servers): they
+# about how its goroutines meet (the varied reference's ten seeds, the faulty servers, the
+# reports written from a run): they
 # run in the other half too (TestMakefile holds each name to one test of the package); its
 # worker, determinism, connection and interruption tests, and a whole run of the reference
 # (TestWorkersDoNotChangeTheReport), stay under -race.
@@ -68,7 +69,7 @@ image:
 # the module before compiles nothing again (38 s of a fresh clone's make test before).
 CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
 NORACE     = $(CATALOGUES) ./internal/cmd/release/... ./cmd/conformance/...
-WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce
+WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce|TestWriteText|TestWriteHTML|TestHTMLNamesTheLevels|TestWritersNeverShowTheKey|TestWriteJUnit|TestDetailsSayEachFailureOnce|TestWritersShowHostileBytes|TestWriteJSON|TestReferenceAndRulesFollowTheSpec|TestReferenceRunCoversTheSpec|TestTwoAuthorizationFieldsAreShould|TestMaxCreates
 test:
 	$(GO) vet -trimpath ./...
 	$(MAKE) --no-print-directory -j2 test-race test-catalogues
