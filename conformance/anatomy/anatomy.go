@@ -188,6 +188,11 @@ type Part struct {
 	// the request's own (the method in Value.Text, after "=" for a query parameter): it is
 	// sent only where that method would touch the run's own animals, or change nothing.
 	MethodOverride bool
+	// NoContent: a success to a value of the part is no resource's content (a CORS
+	// preflight's, a TRACE's echo, a site of another host), so without a key it is an answer
+	// too; a success without a key to any other value the HTTP layer or another resource may
+	// answer first is never right (§5.3).
+	NoContent bool
 	// NoCredentials: the part's values are sent without the key only. RFC 9110 §9.3.8
 	// forbids a client to send credentials in a TRACE request, whose answer may echo them.
 	NoCredentials bool

@@ -10,8 +10,9 @@ func forwardingParts() []Part {
 	return []Part{
 		{
 			ID: "header/host", Where: Header, Name: "Host",
-			Defined: []string{"RFC 9110 §7.2", "RFC 9110 §7.4", "RFC 9112 §3.2", "RFC 9110 §15.5.20"},
-			Meaning: Open,
+			Defined:   []string{"RFC 9110 §7.2", "RFC 9110 §7.4", "RFC 9112 §3.2", "RFC 9110 §15.5.20"},
+			Meaning:   Open,
+			NoContent: true,
 			Why: "RFC 9110 §7.4: a server may refuse a host it does not serve (421, 400, 404), and virtual hosting may route it elsewhere: open " +
 				"(the sender sets it through the request's Host, which Go writes once)",
 			Unsafe: true,

@@ -19,6 +19,7 @@ func methodParts() []Part {
 			ID: "method/options", Where: Method, Name: "OPTIONS",
 			Defined:   []string{"RFC 9110 §9.3.7", "Fetch standard, CORS protocol (preflight)"},
 			Meaning:   Open,
+			NoContent: true,
 			Why:       "the document shows no OPTIONS; RFC 9110 §9.3.7 lets a server describe the resource (200 with Allow) or refuse (405): open, and any error is an Error record (§7)",
 			Values:    []Value{def(val("options", ordinary, "OPTIONS on the operation's path", "OPTIONS"))},
 			Interacts: []string{"header/access-control-request-method"},
@@ -31,6 +32,7 @@ func methodParts() []Part {
 			Meaning:        Open,
 			NotImplemented: true,
 			NoCredentials:  true,
+			NoContent:      true,
 			Why: "the document shows no TRACE; RFC 9110 §9.3.8 defines a loop-back most servers disable (405, 501): open; its 200 echoes the request, " +
 				"no resource's content, and §9.3.8 forbids a client to send credentials in it, so it goes without the key",
 			Values: []Value{def(on(val("trace", ordinary, "TRACE on the operation's path", "TRACE"), getPet))},

@@ -79,7 +79,7 @@ func keylessAnswer(c Case, p anatomy.Part) Case {
 		c.Reason = "the HTTP layer answers a fault of the request's framing, Host or target before any handler reads the key " +
 			"(RFC 9112 sections 3.2 and 6.3): without a key any 4xx with an Error record is an answer, never a success (5.3)"
 	case !keyFirst(p):
-		c.Verdict, c.Statuses, c.Keyless = Open, nil, !slices.Contains([]string{"method/options", "method/trace", "header/host"}, p.ID)
+		c.Verdict, c.Statuses, c.Keyless = Open, nil, !p.NoContent
 		c.Reason = "the value may address another resource than the operation, which the document does not show: " +
 			"without a key any 4xx with an Error record or a redirect is an answer"
 		if c.Keyless {
