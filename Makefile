@@ -56,7 +56,9 @@ image:
 # The command's tests (./cmd/conformance) run without -race too: they drive the command (its
 # flags, files, exit codes, the clones it builds) over the runner, whose concurrency the
 # conformance package's tests check under -race; with -race they were the second longest
-# package of the suite.
+# package of the suite. So do the case generator's own tests (./conformance/cases: what it
+# generates and how a case is judged; its families run under -race in every whole run of the
+# conformance package) and the latency bench's (a measuring tool, not the harness).
 # WHOLE_RUNS are tests of ./conformance that are whole runs about what a run concludes, not
 # about how its goroutines meet (the varied reference's ten seeds, the faulty servers, the
 # reports written from a run): they
@@ -68,14 +70,14 @@ image:
 # another, whatever directory the checkout lies in: a fresh clone on a machine that has built
 # the module before compiles nothing again (38 s of a fresh clone's make test before).
 CATALOGUES = ./conformance/mutants/... ./conformance/explore/seqmutants/...
-NORACE     = $(CATALOGUES) ./internal/cmd/release/... ./cmd/conformance/...
+NORACE     = $(CATALOGUES) ./internal/cmd/release/... ./cmd/conformance/... ./conformance/cases/... ./bench/latency/...
 WHOLE_RUNS = TestVariedReferenceIsConformingForSeeds1To10|TestFaultyServers|TestDominantCauseLeads|TestRunTouchesOnlyWhatItCreated|TestReferencePassesAll|TestStabilityMarking|TestKeyOutsideTheHeaderOnce|TestWriteText|TestWriteHTML|TestHTMLNamesTheLevels|TestWritersNeverShowTheKey|TestWriteJUnit|TestDetailsSayEachFailureOnce|TestWritersShowHostileBytes|TestWriteJSON|TestReferenceAndRulesFollowTheSpec|TestReferenceRunCoversTheSpec|TestTwoAuthorizationFieldsAreShould|TestMaxCreates
 test:
 	$(GO) vet -trimpath ./...
 	$(MAKE) --no-print-directory -j2 test-race test-catalogues
 
 test-race:
-	GORACE=atexit_sleep_ms=0 $(GO) test -race -trimpath -count=1 -p 4 -timeout 20m -skip '^($(WHOLE_RUNS))$$' $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release -e /cmd/conformance)
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -trimpath -count=1 -p 4 -timeout 20m -skip '^($(WHOLE_RUNS))$$' $$($(GO) list ./... | grep -v -e /conformance/mutants -e /conformance/explore/seqmutants -e /internal/cmd/release -e /cmd/conformance -e /conformance/cases -e /bench/latency)
 
 test-catalogues:
 	$(GO) test -trimpath -count=1 -parallel 8 -timeout 20m $(NORACE)

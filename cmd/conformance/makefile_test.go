@@ -73,7 +73,7 @@ func wholeRunsInOneHalf(t *testing.T, root, race, norace string) {
 	run := regexp.MustCompile(`-run '\^\(([^)]*)\)\$' \./conformance\n`).FindStringSubmatch(norace)
 	require.NotNil(t, skip, "make test-race skips the whole runs:\n%s", race)
 	require.NotNil(t, run, "make test-catalogues runs them in ./conformance:\n%s", norace)
-	for _, pkg := range []string{"/conformance/mutants", "/conformance/explore/seqmutants", "/internal/cmd/release", "/cmd/conformance"} {
+	for _, pkg := range []string{"/conformance/mutants", "/conformance/explore/seqmutants", "/internal/cmd/release", "/cmd/conformance", "/conformance/cases", "/bench/latency"} {
 		assert.Contains(t, race, "-e "+pkg, "test-race leaves %s out", pkg)
 		assert.Contains(t, norace, "."+pkg+"/...", "test-catalogues runs %s", pkg)
 	}
