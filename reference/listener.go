@@ -75,6 +75,9 @@ var goExpectationFailed = regexp.MustCompile(`^HTTP/1\.1 417 Expectation Failed\
 // bare 417).
 func errorRecordFor(b []byte) ([]byte, bool) {
 	const proto = "HTTP/1.1 "
+	if !bytes.HasPrefix(b, []byte(proto+"4")) && !bytes.HasPrefix(b, []byte(proto+"5")) {
+		return nil, false // every write of a body, and every answer below 400: one look at its start
+	}
 	if goExpectationFailed.Match(b) {
 		return errorRecord(http.StatusExpectationFailed, codeExpectationFailed, "the expectation cannot be met: the only one known is 100-continue (RFC 9110 10.1.1)"), true
 	}
